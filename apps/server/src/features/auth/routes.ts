@@ -1,0 +1,58 @@
+import { authenticateRequest, authResponse, setupRequest, setupStatusResponse } from '@imprest/domain/api/auth.ts';
+import { errorResponse } from '@imprest/domain/api/common.ts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { actorOf, authenticate } from '../../lib/authenticate.ts';
+import { authenticateUser, needsSetup, renewSession, setupOrganization } from './service.ts';
+
+/** Sign-in, session validation and first-run set-up. */
+export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/users/authenticate',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Sign in',
+          body: authenticateRequest,
+          response: { 200: authResponse, 400: errorResponse, 401: errorResponse, 429: errorResponse },
+        },
+      },
+      async (request) =>
+        authenticateUser(context, { ...request.body, address: request.ip }),
+    );
+
+    app.get(
+      '/users/validate-token',
+      {
+        preHandler: authenticate(context),
+        schema: {
+          tags: ['auth'],
+          summary: 'Validate the session and get a fresh token',
+          security: [{ bearer: [] }],
+          response: { 200: authResponse, 401: errorResponse },
+        },
+      },
+      async (request) => renewSession(context, { actor: actorOf(request) }),
+    );
+
+    app.get(
+      '/setup',
+      { schema: { tags: ['setup'], summary: 'Whether the first organisation must be set up', response: { 200: setupStatusResponse } } },
+      async () => ({ needs_setup: await needsSetup(context) }),
+    );
+
+    app.post(
+      '/setup',
+      {
+        schema: {
+          tags: ['setup'],
+          summary: 'Create the first organisation and its director',
+          body: setupRequest,
+          response: { 201: authResponse, 400: errorResponse, 409: errorResponse },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await setupOrganization(context, request.body)),
+    );
+  };
+}

@@ -1,0 +1,76 @@
+import type { AuthResponse, SetupRequest } from '@imprest/domain/api/auth.ts';
+import { isSuperAdmin } from '@imprest/domain/permissions.ts';
+import { sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import { organizations, users } from '../../db/schema.ts';
+import type { Actor } from '../../lib/authenticate.ts';
+import { AppError } from '../../lib/errors.ts';
+import { presentUser } from '../users/presenter.ts';
+import { findUserByEmail, findUserById, hasAnyUser, touchLastLoggedIn, type UserWithOrganization } from '../users/queries.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { assertNotThrottled, clearFailures, recordFailure } from './throttle.ts';
+import { signToken } from './tokens.ts';
+
+async function sessionFor(context: AppContext, user: UserWithOrganization): Promise<AuthResponse> {
+  const token = await signToken(context.jwtKey, { sub: user.id, org: user.organization_id });
+  return { token, user: presentUser(user, { showLastLoggedIn: isSuperAdmin(user.role as Actor['role']) }) };
+}
+
+/** Signs a user in by e-mail and password, throttling repeated failures. */
+export async function authenticateUser(
+  context: AppContext,
+  options: { email: string; password: string; address: string },
+): Promise<AuthResponse> {
+  const { db } = context;
+  await assertNotThrottled(db, options.email, options.address);
+  const user = await findUserByEmail(db, options.email);
+  const isValid = await verifyPassword(user?.password_hash, options.password);
+  if (!user || !isValid) {
+    await recordFailure(db, options.email, options.address);
+    throw new AppError('unauthorized', 'Invalid credentials');
+  }
+  await clearFailures(db, options.email, options.address);
+  await touchLastLoggedIn(db, user.id);
+  const fresh = (await findUserById(db, user.id)) ?? user;
+  return sessionFor(context, fresh);
+}
+
+/** A fresh token and the current user for a valid session. */
+export async function renewSession(context: AppContext, options: { actor: Actor }): Promise<AuthResponse> {
+  return sessionFor(context, options.actor);
+}
+
+/** Whether the first organisation still has to be created. */
+export async function needsSetup(context: AppContext): Promise<boolean> {
+  return !(await hasAnyUser(context.db));
+}
+
+/** Creates the first organisation and its director; refused once any user exists (decisions §1). */
+export async function setupOrganization(context: AppContext, input: SetupRequest): Promise<AuthResponse> {
+  const passwordHash = await hashPassword(input.password);
+  const userId = await context.db.transaction(async (tx) => {
+    // One set-up at a time, so two racing first-run forms cannot both succeed.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(727002)`);
+    if (await hasAnyUser(tx)) throw new AppError('conflict', 'Imprest is already set up. Sign in instead.');
+    const [organization] = await tx.insert(organizations).values({ name: input.organization_name }).returning();
+    if (!organization) throw new Error('organisation insert returned nothing');
+    const [user] = await tx
+      .insert(users)
+      .values({
+        organization_id: organization.id,
+        fullname: input.fullname,
+        email: input.email,
+        department: 'administration',
+        role: 'director',
+        system_role: 'director',
+        password_hash: passwordHash,
+        last_logged_in: sql`now()`,
+      })
+      .returning({ id: users.id });
+    if (!user) throw new Error('user insert returned nothing');
+    return user.id;
+  });
+  const user = await findUserById(context.db, userId);
+  if (!user) throw new Error('new director not found');
+  return sessionFor(context, user);
+}

@@ -1,0 +1,27 @@
+import { errors, jwtVerify, SignJWT } from 'jose';
+
+export const tokenLifetimeSeconds = 12 * 60 * 60;
+
+export type TokenClaims = { sub: string; org: string };
+
+/** Signs a session token: HS256, `sub` = user id, with `exp` (decisions §8). */
+export async function signToken(secret: Uint8Array, claims: TokenClaims): Promise<string> {
+  return new SignJWT({ org: claims.org })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(claims.sub)
+    .setIssuedAt()
+    .setExpirationTime(`${tokenLifetimeSeconds}s`)
+    .sign(secret);
+}
+
+/** The claims of a valid token, or null for a missing, forged, unsigned, other-algorithm or expired one. */
+export async function verifyToken(secret: Uint8Array, token: string): Promise<TokenClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] });
+    if (typeof payload.sub !== 'string' || typeof payload.org !== 'string') return null;
+    return { sub: payload.sub, org: payload.org };
+  } catch (error) {
+    if (error instanceof errors.JOSEError || error instanceof TypeError) return null;
+    throw error;
+  }
+}

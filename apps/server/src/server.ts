@@ -1,0 +1,61 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { connect, migrateDatabase } from './db/client.ts';
+import { startEmbeddedPostgres } from './db/embedded.ts';
+import { seedDemo } from './demo/seed.ts';
+import { loadJwtKey } from './lib/secrets.ts';
+import { createEventBus, organizationRoom } from './realtime/events.ts';
+import { attachRealtime } from './realtime/socket.ts';
+
+export type RunningServer = { app: FastifyInstance; context: AppContext; url: string; stop: () => Promise<void> };
+
+/**
+ * Starts Imprest: the database (its own PostgreSQL when DATABASE_URL is unset), migrations, the
+ * demo seed in demo mode, the HTTP server and socket.io. `stop` shuts them down in reverse order.
+ */
+export async function startServer(config: Config, options: { logger?: Logger } = {}): Promise<RunningServer> {
+  const logger = options.logger ?? pino({ level: config.logLevel });
+  const embedded = config.databaseUrl
+    ? null
+    : await startEmbeddedPostgres({ clusterDir: path.join(config.dataDir, 'postgres'), database: 'imprest', logger });
+  const databaseUrl = config.databaseUrl ?? embedded?.url;
+  if (!databaseUrl) throw new Error('no database');
+  const db = connect(databaseUrl);
+  const stopDatabase = async (): Promise<void> => {
+    await db.$client.end().catch(() => undefined);
+    await embedded?.stop();
+  };
+  try {
+    await migrateDatabase(db);
+    if (config.isDemo && (await seedDemo(db))) logger.info('seeded the demo organisation');
+    const events = createEventBus();
+    const context: AppContext = { config, db, jwtKey: await loadJwtKey(db, config.jwtSecret), events };
+    const app = await buildApp(context, { logger });
+    const realtime = await attachRealtime(app, context);
+    events.attach((organizationId, event, payload) => {
+      realtime.io.to(organizationRoom(organizationId)).emit(event, payload);
+    });
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const url = `http://localhost:${port}`;
+    logger.info({ url, docs: `${url}/api/docs`, database: embedded ? 'embedded' : 'DATABASE_URL' }, 'Imprest is running');
+    return {
+      app,
+      context,
+      url,
+      stop: async () => {
+        await realtime.close();
+        await app.close();
+        await stopDatabase();
+      },
+    };
+  } catch (error) {
+    await stopDatabase();
+    throw error;
+  }
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { departments, roles, systemRoles } from '../enums.ts';
+import { isoDateTime } from './common.ts';
+
+/** A user as every API answer presents it (spec §3). */
+export const userResponse = z.object({
+  id: z.uuid(),
+  fullname: z.string(),
+  email: z.string(),
+  department: z.enum(departments),
+  role: z.enum(roles),
+  system_role: z.enum(systemRoles),
+  organization_id: z.uuid(),
+  organization_name: z.string(),
+  is_locked: z.boolean(),
+  lock_reason: z.string().nullable(),
+  phone_number: z.string().nullable(),
+  settings: z.string(),
+  created_at: isoDateTime,
+  modified_at: isoDateTime,
+  last_logged_in: isoDateTime.nullable().optional(),
+});
+export type UserResponse = z.infer<typeof userResponse>;
+
+/** Notification settings held as JSON text in `settings` (spec §3). */
+export const userSettings = z.object({ mute_notification: z.boolean().default(false) });
+export type UserSettings = z.infer<typeof userSettings>;
+
+/** Reads the settings text; anything unreadable falls back to the defaults (notifications on). */
+export function parseUserSettings(text: string | null | undefined): UserSettings {
+  try {
+    return userSettings.parse(JSON.parse(text ?? '{}'));
+  } catch {
+    return { mute_notification: false };
+  }
+}

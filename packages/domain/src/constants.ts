@@ -1,0 +1,18 @@
+/** Business constants of spec §9, named once. */
+export const searchDebounceMs = 1000;
+export const defaultPageSize = 10;
+export const pageSizeOptions = [10, 20, 50, 100] as const;
+export const maxPageSize = 100;
+/** The page-size changer shows only above this many rows. */
+export const pageSizeChangerThreshold = 50;
+export const retirementPageSize = 15;
+export const approvalThreshold = 150_000_000;
+export const costCodeMin = 1;
+export const costCodeMax = 99;
+export const retirementGraceDays = 30;
+export const retirementDueDays = 14;
+export const fileNamePrefixLength = 7;
+export const maxFileBytes = 20 * 1024 * 1024;
+export const minPasswordLength = 8;
+/** Breakpoints in px (spec §9). */
+export const breakpoints = { tablet: 768, laptop: 992, desktop: 1170 } as const;

@@ -1,0 +1,32 @@
+import type { Role, SystemRole } from './enums.ts';
+
+/** Admin permission: any role other than staff (spec §6). */
+export function isAdmin(role: Role): boolean {
+  return role !== 'staff';
+}
+
+const financeRoles: readonly Role[] = ['finance_officer', 'executive_secretary', 'director'];
+
+/** Finance permission (spec §6): budgets, retirements, locking users. */
+export function isFinance(role: Role): boolean {
+  return financeRoles.includes(role);
+}
+
+/** Super admin permission: director only (spec §6). */
+export function isSuperAdmin(role: Role): boolean {
+  return role === 'director';
+}
+
+const allBudgetRoles: readonly Role[] = ['finance_officer', 'director', 'board_chairman', 'executive_secretary'];
+
+/** Whether a role sees every department's budgets, not only its own (spec §6). */
+export function seesAllBudgets(role: Role): boolean {
+  return allBudgetRoles.includes(role);
+}
+
+/** The account type kept consistent with the position (decisions §3). */
+export function systemRoleFor(role: Role): SystemRole {
+  if (role === 'staff') return 'staff';
+  if (role === 'director') return 'director';
+  return 'admin';
+}
