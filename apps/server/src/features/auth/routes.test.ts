@@ -1,0 +1,162 @@
+import { eq } from 'drizzle-orm';
+import { SignJWT } from 'jose';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { signInFailures, users } from '../../db/schema.ts';
+import { buildOrganization, buildUser, createTestApp, testJwtSecret, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { throttleLimits } from './throttle.ts';
+
+let t: TestApp;
+let staff: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const organizationId = await buildOrganization(t.db);
+  staff = await buildUser(t.db, { organizationId, role: 'staff', email: 'asha@example.test', fullname: 'Asha Staff' });
+});
+
+function signIn(body: unknown, address = '10.0.0.1') {
+  return t.app.inject({ method: 'POST', url: '/api/v1/users/authenticate', payload: body as object, remoteAddress: address });
+}
+
+describe('POST /users/authenticate', () => {
+  it('signs in with the right password, any letter case of the e-mail, and records last_logged_in', async () => {
+    const response = await signIn({ email: '  ASHA@example.test ', password: staff.password });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.user).toMatchObject({ email: 'asha@example.test', fullname: 'Asha Staff', role: 'staff', system_role: 'staff' });
+    expect(body.user.password_hash).toBeUndefined();
+    expect(typeof body.token).toBe('string');
+    const [row] = await t.db.select().from(users).where(eq(users.id, staff.id));
+    expect(row?.last_logged_in).toBeInstanceOf(Date);
+  });
+
+  it('answers 401 Invalid credentials for a wrong password or an unknown account, the same way', async () => {
+    const wrong = await signIn({ email: 'asha@example.test', password: 'nope nope' }, '10.0.0.2');
+    const unknown = await signIn({ email: 'nobody@example.test', password: 'nope nope' }, '10.0.0.2');
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toEqual({ error: 'Invalid credentials' });
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.json()).toEqual({ error: 'Invalid credentials' });
+  });
+
+  it.each([
+    ['missing fields', {}],
+    ['a number for the e-mail', { email: 5, password: 'x' }],
+    ['a malformed e-mail', { email: 'not-an-email', password: 'x' }],
+    ['an empty password', { email: 'asha@example.test', password: '' }],
+  ])('answers 400 for %s', async (_name, body) => {
+    const response = await signIn(body, '10.0.0.3');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatch(/^Invalid input/);
+    expect(Array.isArray(response.json().details)).toBe(true);
+  });
+
+  it('answers 400 for malformed JSON and for an oversized body, writing nothing', async () => {
+    const before = await t.db.$count(signInFailures);
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/authenticate',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email": "asha@example.test", ',
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ error: 'The request body is not valid JSON.' });
+    const oversized = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/authenticate',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: 'asha@example.test', password: 'x'.repeat(2 * 1024 * 1024) }),
+    });
+    expect(oversized.statusCode).toBe(400);
+    expect(oversized.json()).toEqual({ error: 'The request body is too large.' });
+    expect(await t.db.$count(signInFailures)).toBe(before);
+  });
+
+  it('throttles repeated failures from one address with 429 and a clear message, but not the owner elsewhere', async () => {
+    const victim = await buildUser(t.db, { organizationId: staff.organization_id, email: 'victim@example.test' });
+    for (let i = 0; i < throttleLimits.accountAndAddress; i += 1) {
+      expect((await signIn({ email: victim.email, password: 'guess guess' }, '10.9.9.9')).statusCode).toBe(401);
+    }
+    const blocked = await signIn({ email: victim.email, password: victim.password }, '10.9.9.9');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().error).toMatch(/^Too many sign-in attempts\. Please wait \d+ minutes? and try again\.$/);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    // The real owner, from their own address, is not locked out by the attacker.
+    expect((await signIn({ email: victim.email, password: victim.password }, '10.1.1.1')).statusCode).toBe(200);
+  });
+
+  it('throttles one address trying many accounts', async () => {
+    for (let i = 0; i < throttleLimits.address; i += 1) {
+      await signIn({ email: `spray${i}@example.test`, password: 'guess guess' }, '10.7.7.7');
+    }
+    const response = await signIn({ email: 'asha@example.test', password: staff.password }, '10.7.7.7');
+    expect(response.statusCode).toBe(429);
+  });
+});
+
+describe('GET /users/validate-token', () => {
+  const url = '/api/v1/users/validate-token';
+
+  it('accepts the token as a Bearer header and answers a fresh token with the user', async () => {
+    const response = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${staff.token}` } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().user.id).toBe(staff.id);
+    expect(response.json().token).toEqual(expect.any(String));
+  });
+
+  it('accepts the token in a token header', async () => {
+    const response = await t.app.inject({ method: 'GET', url, headers: { token: staff.token } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().user.email).toBe('asha@example.test');
+  });
+
+  it('refuses no token, garbage, an expired token, an unsigned token and one signed with another key', async () => {
+    const key = new TextEncoder().encode(testJwtSecret);
+    const expired = await new SignJWT({ org: staff.organization_id })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(staff.id)
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
+      .sign(key);
+    const otherKey = await new SignJWT({ org: staff.organization_id })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(staff.id)
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('another-secret-another-secret-another-secret'));
+    const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const unsigned = `${encode({ alg: 'none', typ: 'JWT' })}.${encode({ sub: staff.id, org: staff.organization_id, exp: 9999999999 })}.`;
+    for (const headers of [
+      {},
+      { authorization: 'Bearer garbage' },
+      { token: 'a.b.c' },
+      { authorization: `Bearer ${expired}` },
+      { authorization: `Bearer ${otherKey}` },
+      { authorization: `Bearer ${unsigned}` },
+    ]) {
+      const response = await t.app.inject({ method: 'GET', url, headers });
+      expect(response.statusCode, JSON.stringify(headers)).toBe(401);
+      expect(response.json().error).toBe('Your session has expired or is invalid. Please sign in again.');
+    }
+  });
+
+  it('refuses the token of a deleted user', async () => {
+    const gone = await buildUser(t.db, { organizationId: staff.organization_id });
+    await t.db.update(users).set({ deleted_at: new Date() }).where(eq(users.id, gone.id));
+    const response = await t.app.inject({ method: 'GET', url, headers: { token: gone.token } });
+    expect(response.statusCode).toBe(401);
+  });
+});
+
+describe('unknown routes', () => {
+  it('answers 404 JSON under /api', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/v1/does-not-exist' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: 'No such endpoint: GET /api/v1/does-not-exist' });
+  });
+
+  it('serves the OpenAPI document at /api/docs', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(response.statusCode).toBe(200);
+    expect(Object.keys(response.json().paths)).toContain('/api/v1/users/authenticate');
+  });
+});

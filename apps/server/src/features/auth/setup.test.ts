@@ -1,0 +1,51 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { organizations, users } from '../../db/schema.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers.ts';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+
+const body = {
+  organization_name: 'Acme Foundation',
+  fullname: 'Zawadi Director',
+  email: 'zawadi@acme.test',
+  password: 'a long enough password',
+};
+
+describe('first-run set-up', () => {
+  it('refuses bad input with 400 and creates nothing', async () => {
+    for (const payload of [{}, { ...body, password: 'short' }, { ...body, password: 'password123' }, { ...body, email: 'x' }]) {
+      const response = await t.app.inject({ method: 'POST', url: '/api/v1/setup', payload });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toMatch(/^Invalid input/);
+    }
+    expect(await t.db.$count(users)).toBe(0);
+    expect(await t.db.$count(organizations)).toBe(0);
+  });
+
+  it('says set-up is needed, creates the organisation and its director (201), then refuses (409)', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/setup' })).json()).toEqual({ needs_setup: true });
+    const created = await t.app.inject({ method: 'POST', url: '/api/v1/setup', payload: body });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().user).toMatchObject({
+      fullname: 'Zawadi Director',
+      role: 'director',
+      system_role: 'director',
+      organization_name: 'Acme Foundation',
+    });
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/setup' })).json()).toEqual({ needs_setup: false });
+    const again = await t.app.inject({ method: 'POST', url: '/api/v1/setup', payload: { ...body, email: 'other@acme.test' } });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ error: 'Imprest is already set up. Sign in instead.' });
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/authenticate',
+      payload: { email: body.email, password: body.password },
+    });
+    expect(signIn.statusCode).toBe(200);
+    expect(await t.db.$count(users)).toBe(1);
+  });
+});
