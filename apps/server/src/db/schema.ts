@@ -2,8 +2,13 @@ import { sql } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
+  date,
   index,
+  integer,
+  jsonb,
+  numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -72,3 +77,182 @@ export const appSecrets = pgTable('app_secrets', {
   value: text('value').notNull(),
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** Money is NUMERIC, read as a string and never rounded through a float in the database. */
+const money = (name: string) => numeric(name, { precision: 18, scale: 2 });
+
+export const budgets = pgTable(
+  'budgets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organization_id: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    /** The budget code string, e.g. "6105" (category + branch + cost code, spec §3). */
+    code: text('code').notNull(),
+    cost_code: integer('cost_code').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    amount: money('amount').notNull(),
+    department: text('department').notNull().default('all'),
+    currency: text('currency').notNull(),
+    category: text('category').notNull(),
+    branch: text('branch').notNull(),
+    current_status: text('current_status').notNull().default('active'),
+    created_by: uuid('created_by').references(() => users.id),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex('budgets_organization_code_key').on(table.organization_id, table.code),
+    index('budgets_organization_department_idx').on(table.organization_id, table.department),
+    index('budgets_search_idx').using('gin', sql`(lower(${table.name} || ' ' || ${table.code})) gin_trgm_ops`),
+  ],
+);
+
+/** One row for every create, edit, archive, re-activate and delete of a budget (spec §3). */
+export const budgetChanges = pgTable(
+  'budget_changes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organization_id: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    /** No foreign key: the history of a deleted budget outlives it. */
+    budget_id: uuid('budget_id').notNull(),
+    budget_code: text('budget_code').notNull(),
+    action: text('action').notNull(),
+    actor_id: uuid('actor_id').references(() => users.id),
+    actor_name: text('actor_name').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('budget_changes_budget_idx').on(table.budget_id, table.created_at)],
+);
+
+/** Approval matrix: the row whose [start_value, end_value) holds the amount gives the reviewer roles. */
+export const approvalMatrixRows = pgTable(
+  'approval_matrix_rows',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organization_id: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    start_value: money('start_value').notNull(),
+    /** Null means no upper bound. */
+    end_value: money('end_value'),
+    description: text('description').notNull().default(''),
+    /** Reviewer roles in order, first reviewer first. */
+    user_role: text('user_role').array().notNull(),
+    cascading_notification: boolean('cascading_notification').notNull().default(false),
+    ...timestamps,
+  },
+  (table) => [index('approval_matrix_rows_organization_idx').on(table.organization_id, table.start_value)],
+);
+
+/** Units of the base currency (tzs) per unit of another currency, kept by finance. */
+export const exchangeRates = pgTable(
+  'exchange_rates',
+  {
+    organization_id: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    currency: text('currency').notNull(),
+    rate: numeric('rate', { precision: 18, scale: 6 }).notNull(),
+    modified_at: timestamp('modified_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.organization_id, table.currency] })],
+);
+
+/** Last approval number issued per organisation and year (AP-<year>-<5-digit sequence>). */
+export const approvalSequences = pgTable(
+  'approval_sequences',
+  {
+    organization_id: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    year: integer('year').notNull(),
+    last_value: integer('last_value').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.organization_id, table.year] })],
+);
+
+export const requests = pgTable(
+  'requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organization_id: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    /** The id of the first version; every version of one request shares it. */
+    chain_id: uuid('chain_id').notNull(),
+    version: integer('version').notNull().default(1),
+    parent_request: uuid('parent_request'),
+    /** Only the newest version of a chain counts in lists and budgets. */
+    is_latest: boolean('is_latest').notNull().default(true),
+    request_owner_id: uuid('request_owner_id')
+      .notNull()
+      .references(() => users.id),
+    request_owner_name: text('request_owner_name').notNull(),
+    department: text('department').notNull(),
+    purpose: text('purpose').notNull(),
+    mode_of_service: text('mode_of_service'),
+    name_of_establishment: text('name_of_establishment'),
+    expenditure_date: date('expenditure_date', { mode: 'string' }).notNull(),
+    expenditure_justification: text('expenditure_justification').notNull().default(''),
+    amount_requested: money('amount_requested').notNull(),
+    amount_currency: text('amount_currency').notNull(),
+    /** Base-currency units per unit of amount_currency at submission (decisions §3). */
+    exchange_rate: numeric('exchange_rate', { precision: 18, scale: 6 }).notNull().default('1'),
+    amount_base: money('amount_base').notNull(),
+    budget_id: uuid('budget_id')
+      .notNull()
+      .references(() => budgets.id),
+    budget_code: text('budget_code').notNull(),
+    payment_mode: text('payment_mode').notNull(),
+    tax_status: text('tax_status').notNull(),
+    comments: text('comments'),
+    current_status: text('current_status').notNull().default('pending'),
+    approval_number: text('approval_number'),
+    file_paths: text('file_paths').array().notNull().default(sql`'{}'::text[]`),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex('requests_approval_number_key').on(table.organization_id, table.approval_number),
+    uniqueIndex('requests_chain_version_key').on(table.chain_id, table.version),
+    index('requests_org_latest_idx').on(table.organization_id, table.created_at.desc()).where(sql`${table.is_latest}`),
+    index('requests_owner_latest_idx').on(table.request_owner_id, table.created_at.desc()).where(sql`${table.is_latest}`),
+    index('requests_budget_status_idx').on(table.budget_id, table.current_status).where(sql`${table.is_latest}`),
+    index('requests_search_idx').using(
+      'gin',
+      sql`(lower(${table.purpose} || ' ' || ${table.request_owner_name} || ' ' || coalesce(${table.approval_number}, ''))) gin_trgm_ops`,
+    ),
+  ],
+);
+
+/** One review per step of a request's chain, acted on in order (spec §4). */
+export const reviews = pgTable(
+  'reviews',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organization_id: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    request_id: uuid('request_id')
+      .notNull()
+      .references(() => requests.id),
+    step: integer('step').notNull(),
+    reviewer_role: text('reviewer_role').notNull(),
+    reviewer_id: uuid('reviewer_id').references(() => users.id),
+    reviewer_name: text('reviewer_name'),
+    reviewer_title: text('reviewer_title'),
+    comments: text('comments').notNull().default(''),
+    status: text('status').notNull().default('pending'),
+    reviewed_at: timestamp('reviewed_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex('reviews_request_step_key').on(table.request_id, table.step),
+    index('reviews_pending_role_idx').on(table.organization_id, table.reviewer_role).where(sql`${table.status} = 'pending'`),
+  ],
+);

@@ -1,0 +1,37 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { budgetCode, isCostCode } from './budget-code.ts';
+import { branchNames, branches, budgetCategories, budgetCategoryNames } from './enums.ts';
+
+describe('budgetCode', () => {
+  it.each([
+    ['operating cost', 'stemParkDar', 5, '6105'],
+    ['unicef', 'hq', 1, '3001'],
+    ['youth boot camps', 'stemParkTanga', 99, '9299'],
+    ['stem kits', 'hq', 10, '8010'],
+  ] as const)('%s + %s + %i → %s', (category, branch, costCode, code) => {
+    expect(budgetCode({ category, branch, costCode })).toBe(code);
+  });
+
+  it.each([0, 100, 1.5, -1, Number.NaN])('refuses cost code %s', (costCode) => {
+    expect(isCostCode(costCode)).toBe(false);
+    expect(() => budgetCode({ category: 'unicef', branch: 'hq', costCode })).toThrow(RangeError);
+  });
+
+  it('encodes category, branch and cost code in their digits, for every valid input', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...budgetCategoryNames),
+        fc.constantFrom(...branchNames),
+        fc.integer({ min: 1, max: 99 }),
+        (category, branch, costCode) => {
+          const code = budgetCode({ category, branch, costCode });
+          expect(code).toHaveLength(4);
+          expect(Number(code[0]) * 1000).toBe(budgetCategories[category]);
+          expect(Number(code[1]) * 100).toBe(branches[branch]);
+          expect(Number(code.slice(2))).toBe(costCode);
+        },
+      ),
+    );
+  });
+});

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+/** Largest amount accepted anywhere (NUMERIC(18,2) holds up to 10^16). */
+export const maxAmount = 1_000_000_000_000_000;
+
+/** A positive amount in major units with at most two decimals. */
+export const positiveAmount = z
+  .number({ message: 'Amount must be a number' })
+  .positive('Amount must be greater than zero')
+  .max(maxAmount, 'Amount is too large')
+  .refine((value) => Math.round(value * 100) === Number((value * 100).toFixed(6)), 'Amount may have at most two decimals');
+
+/** Parses the NUMERIC text PostgreSQL returns into a JSON number. */
+export function toAmount(value: string | number | null | undefined): number {
+  if (value === null || value === undefined) return 0;
+  return Number(value);
+}
