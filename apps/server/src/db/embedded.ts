@@ -73,8 +73,13 @@ export async function startEmbeddedPostgres(options: {
     .stat(path.join(clusterDir, 'PG_VERSION'))
     .then(() => true)
     .catch(() => false);
+  await fs.mkdir(path.dirname(clusterDir), { recursive: true });
+  if (isRoot) {
+    // As root, PostgreSQL runs as the `postgres` user, which must be able to reach the cluster.
+    const parent = await fs.stat(path.dirname(clusterDir));
+    if ((parent.mode & 0o001) === 0) await fs.chmod(path.dirname(clusterDir), parent.mode | 0o711);
+  }
   if (!isInitialised) {
-    await fs.mkdir(path.dirname(clusterDir), { recursive: true });
     logger.info({ clusterDir }, 'initialising the embedded PostgreSQL cluster');
     await postgres.initialise();
   } else {
