@@ -7,6 +7,8 @@ import { connect, migrateDatabase } from '../src/db/client.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded.ts';
 
 declare module 'vitest' {
+  // Module augmentation needs an interface.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
   export interface ProvidedContext {
     adminUrl: string;
     templateDatabase: string;

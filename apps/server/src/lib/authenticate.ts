@@ -9,6 +9,8 @@ import { AppError } from './errors.ts';
 export type Actor = UserWithOrganization & { role: Role };
 
 declare module 'fastify' {
+  // Module augmentation needs an interface.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
   interface FastifyRequest {
     actor: Actor | null;
   }

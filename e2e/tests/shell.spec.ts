@@ -1,0 +1,99 @@
+import { expect, test } from '@playwright/test';
+import { messages } from '@imprest/domain/messages.ts';
+import { isAdmin, isFinance } from '@imprest/domain/permissions.ts';
+import type { Role } from '@imprest/domain/enums.ts';
+import { shot, signIn } from './support.ts';
+
+const accounts: { email: string; role: Role }[] = [
+  { email: 'staff@example.com', role: 'staff' },
+  { email: 'custodian@example.com', role: 'petty_cash_custodian' },
+  { email: 'finance@example.com', role: 'finance_officer' },
+  { email: 'secretary@example.com', role: 'executive_secretary' },
+  { email: 'director@example.com', role: 'director' },
+  { email: 'chairman@example.com', role: 'board_chairman' },
+  { email: 'admin@example.com', role: 'admin' },
+  { email: 'parkmanager@example.com', role: 'stem_park_manager' },
+];
+
+test('a wrong password shows Invalid credentials and stays on sign-in', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByText(messages.tagline)).toBeVisible();
+  await page.getByLabel('Email').fill('staff@example.com');
+  await page.getByLabel('Password').fill('not the password');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByText(messages.invalidCredentials)).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  await shot(page, 'sign-in-invalid');
+});
+
+for (const account of accounts) {
+  test(`${account.role} sees the menu and mode switcher their permissions allow`, async ({ page }) => {
+    await signIn(page, account.email);
+    const menu = page.getByRole('navigation', { name: 'Main menu' });
+    for (const item of ['Dashboard', 'Requests', 'Retirements', 'Settings']) {
+      await expect(menu.getByRole('link', { name: item, exact: true })).toBeVisible();
+    }
+    await expect(menu.getByRole('link', { name: 'Users', exact: true })).toHaveCount(isAdmin(account.role) ? 1 : 0);
+    await expect(menu.getByRole('link', { name: 'Budget', exact: true })).toHaveCount(isFinance(account.role) ? 1 : 0);
+
+    const switcher = page.getByTestId('mode-switcher');
+    await expect(switcher.getByText('Staff', { exact: true })).toBeVisible();
+    await expect(switcher.getByText('Admin', { exact: true })).toHaveCount(isAdmin(account.role) ? 1 : 0);
+    await expect(page.getByTestId('page-title')).toHaveText('Home');
+    if (account.role === 'finance_officer') await shot(page, 'dashboard-finance-desktop');
+  });
+}
+
+test('the header title follows the path', async ({ page }) => {
+  await signIn(page, 'director@example.com');
+  for (const [path, title] of [
+    ['/dashboard/requests', 'Requests'],
+    ['/dashboard/retirements', 'Retirement'],
+    ['/dashboard/users', 'Users'],
+    ['/dashboard/budget', 'Budget'],
+    ['/dashboard/settings', 'Settings'],
+    ['/dashboard/approval-matrix', 'Approval Matrix'],
+    ['/dashboard/new-budget', 'New Budget'],
+    ['/dashboard/new-requests', 'New Requests'],
+  ]) {
+    await page.goto(path);
+    await expect(page.getByTestId('page-title')).toHaveText(title);
+  }
+  await page.goto('/dashboard/users');
+  await expect(page.getByRole('button', { name: 'New User' })).toBeVisible();
+});
+
+test('at 375 px the mobile footer replaces the side menu and leaves out Retirements', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await signIn(page, 'finance@example.com');
+  const footer = page.getByTestId('mobile-footer');
+  await expect(footer).toBeVisible();
+  for (const item of ['Dashboard', 'Requests', 'Users', 'Budget', 'Settings']) {
+    await expect(footer.getByRole('link', { name: item })).toBeVisible();
+  }
+  await expect(footer.getByRole('link', { name: 'Retirements' })).toHaveCount(0);
+  await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeHidden();
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(375);
+  await shot(page, 'dashboard-finance-375');
+});
+
+test('log out returns to sign-in and forgets the session', async ({ page }) => {
+  await signIn(page, 'staff@example.com');
+  await page.getByTestId('user-menu').click();
+  await page.getByText('Log Out', { exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('the service worker is served at /sw.js and registered with root scope', async ({ page }) => {
+  const response = await page.request.get('/sw.js');
+  expect(response.status()).toBe(200);
+  await signIn(page, 'staff@example.com');
+  const scope = await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    return registration.scope;
+  });
+  expect(scope).toMatch(/^http:\/\/localhost:\d+\/$/);
+});
