@@ -46,7 +46,7 @@ for (const account of accounts) {
 
 test('the header title follows the path', async ({ page }) => {
   await signIn(page, 'director@example.com');
-  for (const [path, title] of [
+  const titles: [string, string][] = [
     ['/dashboard/requests', 'Requests'],
     ['/dashboard/retirements', 'Retirement'],
     ['/dashboard/users', 'Users'],
@@ -55,7 +55,8 @@ test('the header title follows the path', async ({ page }) => {
     ['/dashboard/approval-matrix', 'Approval Matrix'],
     ['/dashboard/new-budget', 'New Budget'],
     ['/dashboard/new-requests', 'New Requests'],
-  ]) {
+  ];
+  for (const [path, title] of titles) {
     await page.goto(path);
     await expect(page.getByTestId('page-title')).toHaveText(title);
   }
