@@ -64,12 +64,15 @@ describe('the server process', () => {
     expect(status).toEqual({ needs_setup: false });
     const signedIn = await post(`${running.url}/api/v1/users/authenticate`, account);
     expect(signedIn.status).toBe(200);
-    expect((await signedIn.json()).user.organization_name).toBe('Kept Org');
+    expect(((await signedIn.json()) as { user: { organization_name: string } }).user.organization_name).toBe('Kept Org');
   });
 
   it('admits a signed-in socket to its organisation room and delivers events; refuses a bad token', async () => {
     if (!running) throw new Error('server not running');
-    const { token, user } = await post(`${running.url}/api/v1/users/authenticate`, account).then((response) => response.json());
+    const { token, user } = (await post(`${running.url}/api/v1/users/authenticate`, account).then((response) => response.json())) as {
+      token: string;
+      user: { id: string; organization_id: string };
+    };
 
     const refused = connectSocket(running.url, { auth: { token: 'garbage' }, reconnection: false, transports: ['websocket'] });
     const error = await new Promise<Error>((resolve) => refused.on('connect_error', resolve));

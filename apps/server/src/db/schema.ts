@@ -256,3 +256,36 @@ export const reviews = pgTable(
     index('reviews_pending_role_idx').on(table.organization_id, table.reviewer_role).where(sql`${table.status} = 'pending'`),
   ],
 );
+
+/** Password-reset tokens: only a SHA-256 of the token is kept; one use, short expiry. */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    user_id: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    token_hash: text('token_hash').notNull(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    used_at: timestamp('used_at', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('password_reset_tokens_hash_key').on(table.token_hash)],
+);
+
+/** Every e-mail Imprest sends, kept whether or not SMTP is configured (decisions §1). */
+export const emailOutbox = pgTable(
+  'email_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organization_id: uuid('organization_id').references(() => organizations.id),
+    to_address: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    status: text('status').notNull().default('queued'),
+    error: text('error'),
+    sent_at: timestamp('sent_at', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('email_outbox_status_idx').on(table.status, table.created_at)],
+);

@@ -49,3 +49,16 @@ export type SetupRequest = z.infer<typeof setupRequest>;
 
 export const setupStatusResponse = z.object({ needs_setup: z.boolean() });
 export type SetupStatusResponse = z.infer<typeof setupStatusResponse>;
+
+export const forgotPasswordRequest = z.object({ email });
+export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequest>;
+
+export const resetPasswordRequest = z.object({
+  token: z.string().min(1, 'The reset token is missing').max(200),
+  email,
+  password: newPassword,
+});
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
+
+export const messageResponse = z.object({ message: z.string() });
+export type MessageResponse = z.infer<typeof messageResponse>;

@@ -1,8 +1,18 @@
-import { authenticateRequest, authResponse, setupRequest, setupStatusResponse } from '@imprest/domain/api/auth.ts';
+import {
+  authenticateRequest,
+  authResponse,
+  forgotPasswordRequest,
+  messageResponse,
+  resetPasswordRequest,
+  setupRequest,
+  setupStatusResponse,
+} from '@imprest/domain/api/auth.ts';
 import { errorResponse } from '@imprest/domain/api/common.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { actorOf, authenticate } from '../../lib/authenticate.ts';
+import { deliverOutbox } from '../../lib/mailer.ts';
+import { requestPasswordReset, resetPassword } from './password-reset.ts';
 import { authenticateUser, needsSetup, renewSession, setupOrganization } from './service.ts';
 
 /** Sign-in, session validation and first-run set-up. */
@@ -53,6 +63,39 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => reply.status(201).send(await setupOrganization(context, request.body)),
+    );
+
+    app.post(
+      '/forgot-password',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'E-mail a password reset link',
+          body: forgotPasswordRequest,
+          response: { 200: messageResponse, 400: errorResponse, 404: errorResponse },
+        },
+      },
+      async (request) => {
+        const emailId = await requestPasswordReset(context, request.body);
+        await deliverOutbox(context, request.log, [emailId]);
+        return { message: 'Reset password code has been sent to your email' };
+      },
+    );
+
+    app.post(
+      '/forgot-password/validate',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Set a new password with a reset token',
+          body: resetPasswordRequest,
+          response: { 200: messageResponse, 400: errorResponse },
+        },
+      },
+      async (request) => {
+        await resetPassword(context, request.body);
+        return { message: 'Your password has been changed.' };
+      },
     );
   };
 }
