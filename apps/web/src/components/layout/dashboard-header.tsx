@@ -1,0 +1,73 @@
+import { PlusOutlined } from '@ant-design/icons';
+import type { UserResponse } from '@imprest/domain/api/users.ts';
+import { newButtonFor, pageTitle, sectionOf, type Section } from '@imprest/domain/page-title.ts';
+import { isAdmin, isFinance } from '@imprest/domain/permissions.ts';
+import { Button, Layout, Typography } from 'antd';
+import { useLocation, useNavigate } from 'react-router';
+import { useCurrentUser } from '../../lib/session.tsx';
+import { useIsMobile } from '../../lib/use-media-query.ts';
+import { ModeSwitcher } from './mode-switcher.tsx';
+import { UserMenu } from './user-menu.tsx';
+
+/** Spec §2: New User needs admin, New Budget finance permission; a locked account gets no New Request. */
+function canCreate(section: Section, user: UserResponse): boolean {
+  if (section === 'users') return isAdmin(user.role);
+  if (section === 'budget') return isFinance(user.role);
+  return !user.is_locked;
+}
+
+/** Page title, the 'New <section>' button, the mode switcher and the user menu (spec §2). */
+export function DashboardHeader() {
+  const user = useCurrentUser();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const isMobile = useIsMobile();
+  const newButton = newButtonFor(location.pathname);
+
+  const title = (
+    <Typography.Title
+      level={1}
+      className="dashboard-title"
+      data-testid="page-title"
+      style={{ fontSize: isMobile ? 20 : 24 }}
+    >
+      {pageTitle(location.pathname)}
+    </Typography.Title>
+  );
+  const newButtonElement = canCreate(sectionOf(location.pathname), user) ? (
+    <Button
+      type="primary"
+      icon={<PlusOutlined />}
+      onClick={() => void navigate(newButton.path)}
+      data-testid="new-button"
+    >
+      {newButton.label}
+    </Button>
+  ) : null;
+
+  if (isMobile) {
+    return (
+      <Layout.Header className="dashboard-header">
+        <div className="dashboard-header-row">
+          {title}
+          <UserMenu showName={false} />
+        </div>
+        <div className="dashboard-header-actions">
+          <ModeSwitcher />
+          {newButtonElement}
+        </div>
+      </Layout.Header>
+    );
+  }
+
+  return (
+    <Layout.Header className="dashboard-header">
+      {title}
+      <div className="dashboard-header-actions">
+        <ModeSwitcher />
+        {newButtonElement}
+        <UserMenu showName />
+      </div>
+    </Layout.Header>
+  );
+}

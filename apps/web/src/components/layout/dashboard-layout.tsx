@@ -1,0 +1,36 @@
+import { messages } from '@imprest/domain/messages.ts';
+import { Alert, Layout } from 'antd';
+import { Outlet } from 'react-router';
+import { useCurrentUser } from '../../lib/session.tsx';
+import { useIsMobile } from '../../lib/use-media-query.ts';
+import { DashboardHeader } from './dashboard-header.tsx';
+import { MobileFooter } from './mobile-footer.tsx';
+import { SideMenu } from './side-menu.tsx';
+
+/** The signed-in frame: side menu (or mobile footer), header, locked banner and the page. */
+export function DashboardLayout() {
+  const user = useCurrentUser();
+  const isMobile = useIsMobile();
+
+  return (
+    <Layout hasSider={!isMobile} style={{ minHeight: '100vh' }}>
+      {isMobile ? null : <SideMenu />}
+      <Layout style={{ minWidth: 0 }}>
+        <DashboardHeader />
+        {user.is_locked ? (
+          <Alert
+            type="error"
+            banner
+            showIcon
+            title={messages.lockedAccount}
+            data-testid="locked-banner"
+          />
+        ) : null}
+        <Layout.Content className="dashboard-content">
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+      {isMobile ? <MobileFooter /> : null}
+    </Layout>
+  );
+}

@@ -1,0 +1,46 @@
+import { DownOutlined, LogoutOutlined, SettingOutlined } from '@ant-design/icons';
+import { Avatar, Dropdown, type MenuProps } from 'antd';
+import { useNavigate } from 'react-router';
+import { useCurrentUser, useSession } from '../../lib/session.tsx';
+import { paths } from '../../paths.ts';
+
+function initialsOf(fullname: string): string {
+  const parts = fullname.trim().split(/\s+/).filter(Boolean);
+  const initials = parts.length > 1 ? `${parts[0]?.[0]}${parts.at(-1)?.[0]}` : (parts[0] ?? '?');
+  return initials.slice(0, 2).toUpperCase();
+}
+
+type UserMenuProps = { showName: boolean };
+
+/** Avatar and name opening Settings and Log Out (spec §2). */
+export function UserMenu({ showName }: UserMenuProps) {
+  const user = useCurrentUser();
+  const { signOut } = useSession();
+  const navigate = useNavigate();
+
+  const items: MenuProps['items'] = [
+    { key: 'settings', label: 'Settings', icon: <SettingOutlined /> },
+    { type: 'divider' },
+    { key: 'logout', label: 'Log Out', icon: <LogoutOutlined />, danger: true },
+  ];
+
+  function handleClick({ key }: { key: string }) {
+    if (key === 'settings') void navigate(paths.dashboard.settings.getHref());
+    if (key === 'logout') signOut();
+  }
+
+  return (
+    <Dropdown menu={{ items, onClick: handleClick }} trigger={['click']} placement="bottomRight">
+      <button
+        type="button"
+        className="user-menu-trigger"
+        aria-label={`Account menu of ${user.fullname}`}
+        data-testid="user-menu"
+      >
+        <Avatar style={{ backgroundColor: '#1d4ed8' }}>{initialsOf(user.fullname)}</Avatar>
+        {showName ? <span>{user.fullname}</span> : null}
+        <DownOutlined style={{ fontSize: 10 }} />
+      </button>
+    </Dropdown>
+  );
+}

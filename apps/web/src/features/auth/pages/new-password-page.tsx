@@ -1,0 +1,94 @@
+import { newPassword } from '@imprest/domain/api/auth.ts';
+import { Alert, Button, Form, Input, Typography } from 'antd';
+import { useState } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { paths } from '../../../paths.ts';
+import { useResetPassword } from '../api/reset-password.ts';
+import { AuthLayout } from '../components/auth-layout.tsx';
+
+type NewPasswordValues = { password: string; confirmation: string };
+
+/** Route /new-password: choose a new password with the token of the reset link (spec §2). */
+export function NewPasswordPage() {
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const resetPassword = useResetPassword();
+  const [form] = Form.useForm<NewPasswordValues>();
+  const [isMismatch, setIsMismatch] = useState(false);
+  const token = searchParams.get('token') ?? '';
+  const email = searchParams.get('email') ?? '';
+
+  if (!token) return <Navigate to={paths.signIn.getHref()} replace />;
+
+  function handleSubmit(values: NewPasswordValues) {
+    // Spec §5: a mismatch is reported by the alert, not sent.
+    if (values.password !== values.confirmation) {
+      setIsMismatch(true);
+      return;
+    }
+    setIsMismatch(false);
+    const checked = newPassword.safeParse(values.password);
+    if (!checked.success) {
+      form.setFields([{ name: 'password', errors: [checked.error.issues[0]?.message ?? ''] }]);
+      return;
+    }
+    resetPassword.mutate(
+      { token, email, password: values.password },
+      { onSuccess: () => void navigate(paths.successAuth.getHref(), { replace: true }) },
+    );
+  }
+
+  return (
+    <AuthLayout>
+      <Typography.Title level={2}>Choose a new password</Typography.Title>
+      {email ? <Typography.Paragraph type="secondary">For {email}</Typography.Paragraph> : null}
+      {isMismatch ? (
+        <Alert
+          type="error"
+          showIcon
+          title="Error! Password have to match"
+          style={{ marginBottom: 16 }}
+        />
+      ) : null}
+      {resetPassword.isError ? (
+        <Alert
+          type="error"
+          showIcon
+          title="Error. Couldn't reset password"
+          style={{ marginBottom: 16 }}
+        />
+      ) : null}
+      <Form<NewPasswordValues>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        onFinish={handleSubmit}
+        disabled={resetPassword.isPending}
+      >
+        <Form.Item
+          label="New Password"
+          name="password"
+          rules={[{ required: true, message: 'Enter a new password' }]}
+        >
+          <Input.Password autoComplete="new-password" size="large" autoFocus />
+        </Form.Item>
+        <Form.Item
+          label="Confirm Password"
+          name="confirmation"
+          rules={[{ required: true, message: 'Confirm the new password' }]}
+        >
+          <Input.Password autoComplete="new-password" size="large" />
+        </Form.Item>
+        <Button
+          type="primary"
+          htmlType="submit"
+          size="large"
+          block
+          loading={resetPassword.isPending}
+        >
+          Reset Password
+        </Button>
+      </Form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,109 @@
+import { errorResponse } from '@imprest/domain/api/common.ts';
+import type { z } from 'zod';
+import { readToken } from './storage.ts';
+
+/** Every call goes under this base (spec §7). */
+export const apiBase = '/api/v1';
+
+/** Spec §7: any status other than these is an error carrying the response text. */
+const okStatuses = new Set([200, 201, 204]);
+
+/** A failed API call: the HTTP status and the server's one-sentence error (decisions §2). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly details: { path: string; message: string }[];
+
+  constructor(status: number, message: string, details: { path: string; message: string }[] = []) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.details = details;
+  }
+}
+
+/** Whether an error is an ApiError with one of the given statuses. */
+export function isApiError(error: unknown, ...statuses: number[]): error is ApiError {
+  return error instanceof ApiError && (statuses.length === 0 || statuses.includes(error.status));
+}
+
+type QueryValue = string | number | boolean | null | undefined;
+
+export type ApiRequestOptions<T> = {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, QueryValue>;
+  signal?: AbortSignal;
+  /** Parses the answer; without it the body is returned as `unknown`. */
+  schema?: z.ZodType<T>;
+};
+
+let handleUnauthorized: (() => void) | null = null;
+
+/** Called when a request that carried a token gets 401: the session is over (spec §7). */
+export function setUnauthorizedHandler(handler: (() => void) | null): void {
+  handleUnauthorized = handler;
+}
+
+function buildUrl(path: string, query: Record<string, QueryValue> | undefined): string {
+  const url = `${apiBase}/${path.replace(/^\/+/, '')}`;
+  if (!query) return url;
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `${url}?${text}` : url;
+}
+
+function errorFrom(statusCode: number, text: string, fallback: string): ApiError {
+  try {
+    const parsed = errorResponse.safeParse(JSON.parse(text));
+    if (parsed.success) return new ApiError(statusCode, parsed.data.error, parsed.data.details);
+  } catch {
+    // Not JSON: the response text itself is the message (spec §7).
+  }
+  return new ApiError(statusCode, text.trim() || fallback);
+}
+
+/** Calls the API with JSON and both token headers (spec §7); throws ApiError on failure. */
+export async function apiRequest<T = unknown>(
+  path: string,
+  options: ApiRequestOptions<T> = {},
+): Promise<T> {
+  const token = readToken();
+  const headers = new Headers({ Accept: 'application/json' });
+  if (token) {
+    headers.set('Authorization', `Bearer ${token}`);
+    headers.set('token', token);
+  }
+  const hasBody = options.body !== undefined;
+  if (hasBody) headers.set('Content-Type', 'application/json');
+
+  const response = await fetch(buildUrl(path, options.query), {
+    method: options.method ?? 'GET',
+    headers,
+    body: hasBody ? JSON.stringify(options.body) : undefined,
+    signal: options.signal,
+  });
+
+  const text = response.status === 204 ? '' : await response.text();
+  if (!okStatuses.has(response.status)) {
+    if (response.status === 401 && token) handleUnauthorized?.();
+    throw errorFrom(response.status, text, response.statusText || `HTTP ${response.status}`);
+  }
+
+  let data: unknown = undefined;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = text;
+    }
+  }
+  if (!options.schema) return data as T;
+  const parsed = options.schema.safeParse(data);
+  if (!parsed.success) {
+    throw new ApiError(response.status, 'The server sent an answer this app cannot read.');
+  }
+  return parsed.data;
+}

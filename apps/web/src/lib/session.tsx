@@ -1,0 +1,167 @@
+import { authResponse, type AuthResponse } from '@imprest/domain/api/auth.ts';
+import type { UserResponse } from '@imprest/domain/api/users.ts';
+import { isAdmin } from '@imprest/domain/permissions.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import { useNavigate } from 'react-router';
+import { FullScreenLoader } from '../components/full-screen-loader.tsx';
+import { paths } from '../paths.ts';
+import { ApiError, apiRequest, setUnauthorizedHandler } from './api-client.ts';
+import { useRealtime } from './realtime.ts';
+import {
+  clearSession,
+  readMode,
+  readToken,
+  readUser,
+  storageKeys,
+  writeMode,
+  writeSession,
+  type Mode,
+} from './storage.ts';
+
+/** Token validation states of spec §4 (`idle`: nobody signed in, nothing to validate). */
+export type SessionStatus = 'idle' | 'pending' | 'fulfilled' | 'rejected';
+
+export type Session = {
+  token: string | null;
+  user: UserResponse | null;
+  status: SessionStatus;
+  /** The effective mode: admin only for users with admin permission. */
+  mode: Mode;
+  setMode: (mode: Mode) => void;
+  signIn: (auth: AuthResponse) => void;
+  signOut: () => void;
+  revalidate: () => Promise<void>;
+};
+
+type SessionState = { token: string | null; user: UserResponse | null; status: SessionStatus };
+
+const SessionContext = createContext<Session | null>(null);
+
+function initialState(): SessionState {
+  const token = readToken();
+  if (!token) return { token: null, user: null, status: 'idle' };
+  return { token, user: readUser(), status: 'pending' };
+}
+
+/** GET users/validate-token: a fresh token and the current user (decisions §2). */
+export function validateToken(): Promise<AuthResponse> {
+  return apiRequest('users/validate-token', { schema: authResponse });
+}
+
+/**
+ * Holds the signed-in user. At cold start a stored token is validated behind a full-screen loader;
+ * a rejection logs out and goes to / (spec §4). Must sit inside the router.
+ */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<SessionState>(initialState);
+  const [storedMode, setStoredMode] = useState<Mode>(readMode);
+
+  const endSession = useCallback(
+    (status: SessionStatus) => {
+      clearSession();
+      setStoredMode('staff');
+      setState({ token: null, user: null, status });
+      queryClient.clear();
+      void navigate(paths.signIn.getHref(), { replace: true });
+    },
+    [navigate, queryClient],
+  );
+
+  const signOut = useCallback(() => endSession('idle'), [endSession]);
+
+  const signIn = useCallback((auth: AuthResponse) => {
+    writeSession(auth.token, auth.user);
+    setState({ token: auth.token, user: auth.user, status: 'fulfilled' });
+  }, []);
+
+  const revalidate = useCallback(async () => {
+    try {
+      signIn(await validateToken());
+    } catch (error) {
+      if (error instanceof ApiError) {
+        endSession('rejected');
+        return;
+      }
+      // No answer at all (offline): keep the stored session rather than sign out a user who is
+      // merely disconnected; the next answered call decides.
+      const token = readToken();
+      const user = readUser();
+      if (token && user) setState({ token, user, status: 'fulfilled' });
+      else endSession('rejected');
+    }
+  }, [endSession, signIn]);
+
+  const hasStarted = useRef(false);
+  useEffect(() => {
+    if (hasStarted.current) return;
+    hasStarted.current = true;
+    if (readToken()) void revalidate();
+  }, [revalidate]);
+
+  useEffect(() => {
+    setUnauthorizedHandler(() => endSession('rejected'));
+    return () => setUnauthorizedHandler(null);
+  }, [endSession]);
+
+  // Signing out in another tab signs out here too.
+  useEffect(() => {
+    function handleStorage(event: StorageEvent) {
+      if (event.key === storageKeys.token && !event.newValue && state.token) signOut();
+    }
+    window.addEventListener('storage', handleStorage);
+    return () => window.removeEventListener('storage', handleStorage);
+  }, [signOut, state.token]);
+
+  const handleCurrentUserUpdated = useCallback(() => {
+    void revalidate();
+  }, [revalidate]);
+  // Connect only once the token is known good (not while the cold-start validation runs).
+  useRealtime(
+    state.status === 'fulfilled' && state.user ? state.user.id : null,
+    handleCurrentUserUpdated,
+  );
+
+  const setMode = useCallback((mode: Mode) => {
+    writeMode(mode);
+    setStoredMode(mode);
+  }, []);
+
+  const mode: Mode = state.user && isAdmin(state.user.role) ? storedMode : 'staff';
+
+  const value = useMemo<Session>(
+    () => ({ ...state, mode, setMode, signIn, signOut, revalidate }),
+    [state, mode, setMode, signIn, signOut, revalidate],
+  );
+
+  return (
+    <SessionContext.Provider value={value}>
+      {state.status === 'pending' ? <FullScreenLoader /> : children}
+    </SessionContext.Provider>
+  );
+}
+
+/** The session of the app. */
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession must be used inside SessionProvider');
+  return session;
+}
+
+/** The signed-in user; only for screens behind the dashboard's sign-in guard. */
+export function useCurrentUser(): UserResponse {
+  const { user } = useSession();
+  if (!user) throw new Error('useCurrentUser needs a signed-in user');
+  return user;
+}

@@ -1,0 +1,63 @@
+import { userResponse, type UserResponse } from '@imprest/domain/api/users.ts';
+
+/** Local storage keys: the session keeps the token and the user (spec §3, §9), plus the mode. */
+export const storageKeys = { token: 'token', user: 'user', mode: 'mode' } as const;
+
+export type Mode = 'staff' | 'admin';
+
+function read(key: string): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function write(key: string, value: string | null): void {
+  try {
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
+  } catch {
+    // Storage can be unavailable (private mode, quota); the session then lives in memory only.
+  }
+}
+
+/** The stored session token, if any. */
+export function readToken(): string | null {
+  return read(storageKeys.token) || null;
+}
+
+/** The stored user, if it is still readable. */
+export function readUser(): UserResponse | null {
+  const text = read(storageKeys.user);
+  if (!text) return null;
+  try {
+    const parsed = userResponse.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Stores a signed-in session. */
+export function writeSession(token: string, user: UserResponse): void {
+  write(storageKeys.token, token);
+  write(storageKeys.user, JSON.stringify(user));
+}
+
+/** Forgets the session and resets the mode to staff (spec §4: logout). */
+export function clearSession(): void {
+  write(storageKeys.token, null);
+  write(storageKeys.user, null);
+  write(storageKeys.mode, 'staff');
+}
+
+/** The stored Staff/Admin mode; staff unless admin was chosen. */
+export function readMode(): Mode {
+  return read(storageKeys.mode) === 'admin' ? 'admin' : 'staff';
+}
+
+/** Remembers the Staff/Admin mode. */
+export function writeMode(mode: Mode): void {
+  write(storageKeys.mode, mode);
+}

@@ -1,0 +1,25 @@
+import { breakpoints } from '@imprest/domain/constants.ts';
+import { useSyncExternalStore } from 'react';
+
+/** Whether a CSS media query currently matches; follows changes. */
+export function useMediaQuery(query: string): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      const list = window.matchMedia(query);
+      list.addEventListener('change', onChange);
+      return () => list.removeEventListener('change', onChange);
+    },
+    () => window.matchMedia(query).matches,
+    () => false,
+  );
+}
+
+/** Below the tablet breakpoint (768 px, spec §9) the app uses its mobile layout. */
+export function useIsMobile(): boolean {
+  return useMediaQuery(`(max-width: ${breakpoints.tablet - 0.02}px)`);
+}
+
+/** Below the laptop breakpoint (992 px) the side menu shows icons only. */
+export function useIsNarrow(): boolean {
+  return useMediaQuery(`(max-width: ${breakpoints.laptop - 0.02}px)`);
+}
