@@ -1,0 +1,55 @@
+import { defaultApprovalMatrix, type ApprovalMatrixRow } from '@imprest/domain/approval-matrix.ts';
+import { asc, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { approvalMatrixRows } from '../../db/schema.ts';
+
+export type ApprovalMatrixRecord = typeof approvalMatrixRows.$inferSelect;
+
+/** The organisation's saved rows by start amount (none while the default applies). */
+export async function findMatrixRows(
+  db: Executor,
+  organizationId: string,
+): Promise<ApprovalMatrixRecord[]> {
+  return db
+    .select()
+    .from(approvalMatrixRows)
+    .where(eq(approvalMatrixRows.organization_id, organizationId))
+    .orderBy(asc(approvalMatrixRows.start_value));
+}
+
+/** The matrix that applies to an organisation: its saved rows, or the default (decisions §3). */
+export async function loadApprovalMatrix(
+  db: Executor,
+  organizationId: string,
+): Promise<ApprovalMatrixRow[]> {
+  const rows = await findMatrixRows(db, organizationId);
+  if (rows.length === 0) return defaultApprovalMatrix();
+  return rows.map((row) => ({
+    start_value: Number(row.start_value),
+    end_value: row.end_value === null ? null : Number(row.end_value),
+    description: row.description,
+    user_role: row.user_role as ApprovalMatrixRow['user_role'],
+    cascading_notification: row.cascading_notification,
+  }));
+}
+
+/** Replaces an organisation's rows; call inside a transaction. */
+export async function replaceMatrixRows(
+  tx: Executor,
+  organizationId: string,
+  rows: ApprovalMatrixRow[],
+): Promise<void> {
+  // One replacement per organisation at a time, so two racing saves cannot leave both sets behind.
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(727003, hashtext(${organizationId}))`);
+  await tx.delete(approvalMatrixRows).where(eq(approvalMatrixRows.organization_id, organizationId));
+  await tx.insert(approvalMatrixRows).values(
+    rows.map((row) => ({
+      organization_id: organizationId,
+      start_value: String(row.start_value),
+      end_value: row.end_value === null ? null : String(row.end_value),
+      description: row.description,
+      user_role: row.user_role,
+      cascading_notification: row.cascading_notification,
+    })),
+  );
+}

@@ -1,0 +1,49 @@
+import {
+  approvalMatrixResponse,
+  updateApprovalMatrixRequest,
+} from '@imprest/domain/api/approval-matrix.ts';
+import { errorResponse } from '@imprest/domain/api/common.ts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { actorOf, authenticate } from '../../lib/authenticate.ts';
+import { getApprovalMatrix, replaceApprovalMatrix } from './service.ts';
+
+/** The approval matrix: who reviews which amounts (decisions §3, §5). */
+export function approvalMatrixRoutes(context: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/approval-matrix',
+      {
+        preHandler: authenticate(context),
+        schema: {
+          tags: ['approval matrix'],
+          summary: 'The approval matrix (admin)',
+          security: [{ bearer: [] }],
+          response: { 200: approvalMatrixResponse, 401: errorResponse, 403: errorResponse },
+        },
+      },
+      async (request) => getApprovalMatrix(context, { actor: actorOf(request) }),
+    );
+
+    app.put(
+      '/approval-matrix',
+      {
+        preHandler: authenticate(context),
+        schema: {
+          tags: ['approval matrix'],
+          summary: 'Replace the approval matrix (director)',
+          security: [{ bearer: [] }],
+          body: updateApprovalMatrixRequest,
+          response: {
+            200: approvalMatrixResponse,
+            400: errorResponse,
+            401: errorResponse,
+            403: errorResponse,
+          },
+        },
+      },
+      async (request) =>
+        replaceApprovalMatrix(context, { actor: actorOf(request), rows: request.body.rows }),
+    );
+  };
+}

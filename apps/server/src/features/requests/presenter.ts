@@ -1,0 +1,82 @@
+import type {
+  RequestItemResponse,
+  RequestResponse,
+  VersionHistoryEntry,
+} from '@imprest/domain/api/requests.ts';
+import type {
+  Currency,
+  PaymentMethod,
+  RequestCategory,
+  RequestStatus,
+  TaxMode,
+} from '@imprest/domain/enums.ts';
+import { toAmount } from '@imprest/domain/money.ts';
+import { requestFile } from '@imprest/domain/requests.ts';
+import { isoRequired } from '../../lib/time.ts';
+import { presentReview } from '../reviews/presenter.ts';
+import type { ReviewRow } from '../reviews/queries.ts';
+import type { RequestRecord, RequestRow } from './queries.ts';
+
+/** A request as lists present it. */
+export function presentRequestItem(row: RequestRecord): RequestItemResponse {
+  return {
+    id: row.id,
+    chain_id: row.chain_id,
+    version: row.version,
+    parent_request: row.parent_request,
+    is_latest: row.is_latest,
+    request_owner_id: row.request_owner_id,
+    request_owner_name: row.request_owner_name,
+    department: row.department,
+    purpose: row.purpose as RequestCategory,
+    mode_of_service: row.mode_of_service,
+    name_of_establishment: row.name_of_establishment,
+    expenditure_date: row.expenditure_date,
+    expenditure_justification: row.expenditure_justification,
+    amount_requested: toAmount(row.amount_requested),
+    amount_currency: row.amount_currency as Currency,
+    exchange_rate: toAmount(row.exchange_rate),
+    amount_base: toAmount(row.amount_base),
+    budget_code: row.budget_code,
+    budget: { code: row.budget_code, name: row.budget_name },
+    payment_mode: row.payment_mode as PaymentMethod,
+    tax_status: row.tax_status as TaxMode,
+    comments: row.comments,
+    current_status: row.current_status as RequestStatus,
+    approval_number: row.approval_number,
+    file_paths: row.file_paths,
+    files: row.file_paths.map(requestFile),
+    created_at: isoRequired(row.created_at),
+    modified_at: isoRequired(row.modified_at),
+  };
+}
+
+/** One entry of a request's version history. */
+export function presentVersion(
+  row: Pick<RequestRow, 'id' | 'version' | 'created_at' | 'current_status'>,
+): VersionHistoryEntry {
+  return {
+    id: row.id,
+    version: row.version,
+    created_at: isoRequired(row.created_at),
+    current_status: row.current_status as RequestStatus,
+  };
+}
+
+/** One request with its reviews, version history and the owner's unretired total. */
+export function presentRequest(
+  row: RequestRecord,
+  related: {
+    reviews: ReviewRow[];
+    history: Pick<RequestRow, 'id' | 'version' | 'created_at' | 'current_status'>[];
+    ownerUnretiredTotal: number;
+  },
+): RequestResponse {
+  return {
+    ...presentRequestItem(row),
+    reviews: related.reviews.map(presentReview),
+    version_history: related.history.map(presentVersion),
+    current_retirement: null,
+    owner_unretired_total: related.ownerUnretiredTotal,
+  };
+}

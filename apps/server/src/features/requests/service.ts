@@ -1,0 +1,367 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type {
+  CreateRequestRequest,
+  PendingListResponse,
+  RequestListQuery,
+  RequestListResponse,
+  RequestResponse,
+  ResubmitRequestRequest,
+  SummaryResponse,
+} from '@imprest/domain/api/requests.ts';
+import { approvalRowFor } from '@imprest/domain/approval-matrix.ts';
+import { roleLabels, type Role } from '@imprest/domain/enums.ts';
+import { fitsMoney, rateFor, toBaseAmount } from '@imprest/domain/exchange-rates.ts';
+import { messages } from '@imprest/domain/messages.ts';
+import { expenditureDay, isBeforeToday } from '@imprest/domain/requests.ts';
+import type { AppContext } from '../../context.ts';
+import type { Executor, Transaction } from '../../db/client.ts';
+import type { Actor } from '../../lib/authenticate.ts';
+import { AppError } from '../../lib/errors.ts';
+import { loadApprovalMatrix } from '../approval-matrix/queries.ts';
+import { budgetBalance, lockBudget, type BudgetRow } from '../budgets/ledger.ts';
+import { findReviewsOf, insertReviewChain } from '../reviews/queries.ts';
+import { loadExchangeRates } from '../settings/queries.ts';
+import { findUserById, type UserWithOrganization } from '../users/queries.ts';
+import {
+  canListAllRequests,
+  canReadRequest,
+  canResubmitRequest,
+  canSeeUserRequests,
+  canSubmitRequest,
+} from './policy.ts';
+import { presentRequest, presentRequestItem } from './presenter.ts';
+import {
+  countOwnerRequests,
+  findBudgetByCode,
+  findRequest,
+  findVersionHistory,
+  insertRequest,
+  listPendingForRole,
+  listRequestPage,
+  lockRequest,
+  markSuperseded,
+  ownerUnretiredTotal,
+  type RequestRecord,
+} from './queries.ts';
+import { requestsWorkbook } from './spreadsheet.ts';
+
+/** The fields of a submission, without the parent of a resubmission. */
+type RequestFields = Omit<CreateRequestRequest, 'parent_request'>;
+
+async function presentFound(db: Executor, row: RequestRecord): Promise<RequestResponse> {
+  const [reviews, history, unretired] = await Promise.all([
+    findReviewsOf(db, row.id),
+    findVersionHistory(db, row.chain_id),
+    ownerUnretiredTotal(db, { organizationId: row.organization_id, ownerId: row.request_owner_id }),
+  ]);
+  return presentRequest(row, { reviews, history, ownerUnretiredTotal: unretired });
+}
+
+/** Everything the API shows of one request, or undefined when the organisation has no such request. */
+export async function readRequest(
+  db: Executor,
+  options: { organizationId: string; id: string },
+): Promise<RequestResponse | undefined> {
+  const row = await findRequest(db, options);
+  return row ? presentFound(db, row) : undefined;
+}
+
+async function readPlaced(
+  db: Executor,
+  options: { organizationId: string; id: string },
+): Promise<RequestResponse> {
+  const request = await readRequest(db, options);
+  if (!request) throw new Error(`request ${options.id} vanished after commit`);
+  return request;
+}
+
+/** The calendar day of an expenditure date, refused when it lies before today (spec §5). */
+function checkedExpenditureDay(context: AppContext, value: string): string {
+  const timeZone = context.config.orgTimezone;
+  const day = expenditureDay(value, timeZone);
+  if (!day)
+    throw new AppError(
+      'bad_request',
+      'expenditure_date must be a date as YYYY-MM-DD or an ISO date-time.',
+    );
+  if (isBeforeToday(day, timeZone))
+    throw new AppError('bad_request', 'The expenditure date cannot be before today.');
+  return day;
+}
+
+/** Refuses a budget that cannot take a request: archived (spec §4) or in another currency (spec §5). */
+function assertBudgetTakes(budget: BudgetRow, input: RequestFields): void {
+  if (budget.current_status !== 'active') {
+    throw new AppError(
+      'bad_request',
+      `Budget code ${budget.code} is archived and cannot take new requests.`,
+    );
+  }
+  if (budget.currency !== input.amount_currency)
+    throw new AppError('bad_request', messages.currencyDiffers);
+}
+
+/**
+ * Checks the budget and reserves the amount, then writes the request and its reviewer chain, all in
+ * the caller's transaction. The balance is read once before the budget row lock and again under it:
+ * an amount that never fitted is invalid input (400); one that fitted until a concurrent submission
+ * took the room is a conflict (409, decisions §2: "a budget that ran out meanwhile"). Only the check
+ * under the lock decides, so concurrent submissions can never over-commit a budget.
+ */
+async function placeRequest(
+  tx: Transaction,
+  options: {
+    actor: Actor;
+    input: RequestFields;
+    day: string;
+    previous?: { chainId: string; version: number; id: string };
+  },
+): Promise<{ id: string; budgetCode: string }> {
+  const { actor, input, previous } = options;
+  const organizationId = actor.organization_id;
+  const found = await findBudgetByCode(tx, { organizationId, code: input.budget_code });
+  if (!found) throw new AppError('bad_request', `Budget code ${input.budget_code} does not exist.`);
+  assertBudgetTakes(found, input);
+  if (input.amount_requested > (await budgetBalance(tx, found)).available) {
+    throw new AppError('bad_request', messages.amountExceedsBalance);
+  }
+  const budget = await lockBudget(tx, { organizationId, budgetId: found.id });
+  if (!budget)
+    throw new AppError('bad_request', `Budget code ${input.budget_code} does not exist.`);
+  assertBudgetTakes(budget, input);
+  if (input.amount_requested > (await budgetBalance(tx, budget)).available) {
+    throw new AppError('conflict', messages.amountExceedsBalance);
+  }
+
+  // Decisions §3: the matrix row is chosen by the amount in tzs at the organisation's current rate.
+  const rate = rateFor(input.amount_currency, await loadExchangeRates(tx, organizationId));
+  const amountBase = toBaseAmount(input.amount_requested, rate);
+  if (!fitsMoney(amountBase)) throw new AppError('bad_request', 'Amount is too large');
+  const row = approvalRowFor(await loadApprovalMatrix(tx, organizationId), amountBase);
+  if (!row) {
+    throw new AppError(
+      'conflict',
+      'The approval matrix has no row for this amount. Ask a director to complete it.',
+    );
+  }
+
+  const id = randomUUID();
+  await insertRequest(tx, {
+    id,
+    organization_id: organizationId,
+    chain_id: previous?.chainId ?? id,
+    version: previous ? previous.version + 1 : 1,
+    parent_request: previous?.id ?? null,
+    is_latest: true,
+    // The owner is the signed-in user, never the body (decisions §3).
+    request_owner_id: actor.id,
+    request_owner_name: actor.fullname,
+    department: actor.department,
+    purpose: input.purpose,
+    mode_of_service: input.mode_of_service,
+    name_of_establishment: input.name_of_establishment,
+    expenditure_date: options.day,
+    expenditure_justification: input.expenditure_justification,
+    amount_requested: input.amount_requested.toFixed(2),
+    amount_currency: input.amount_currency,
+    exchange_rate: rate.toFixed(6),
+    amount_base: amountBase.toFixed(2),
+    budget_id: budget.id,
+    budget_code: budget.code,
+    payment_mode: input.payment_mode,
+    tax_status: input.tax_status,
+    comments: input.comments,
+    current_status: 'pending',
+    file_paths: input.file_paths,
+  });
+  await insertReviewChain(tx, {
+    organizationId,
+    requestId: id,
+    roles: row.user_role,
+    titleOf: (role) => roleLabels[role],
+  });
+  return { id, budgetCode: budget.code };
+}
+
+function publishPlaced(
+  context: AppContext,
+  organizationId: string,
+  placed: { id: string; budgetCode: string },
+): void {
+  context.events.publish(organizationId, 'request_updated', { request_id: placed.id });
+  context.events.publish(organizationId, 'budget_updated', { code: placed.budgetCode });
+}
+
+/** Submits a request: checks and reserves the budget and creates the reviewer chain in one transaction. */
+export async function submitRequest(
+  context: AppContext,
+  options: { actor: Actor; input: RequestFields },
+): Promise<RequestResponse> {
+  const { actor, input } = options;
+  if (!canSubmitRequest(actor)) throw new AppError('forbidden', messages.lockedAccount);
+  const day = checkedExpenditureDay(context, input.expenditure_date);
+  const placed = await context.db.transaction((tx) => placeRequest(tx, { actor, input, day }));
+  publishPlaced(context, actor.organization_id, placed);
+  return readPlaced(context.db, { organizationId: actor.organization_id, id: placed.id });
+}
+
+/**
+ * Resubmits a request returned for edits as its next version (spec §4): same chain, a fresh
+ * reviewer chain, the budget checked and reserved again; the previous version stops counting.
+ */
+export async function resubmitRequest(
+  context: AppContext,
+  options: { actor: Actor; input: ResubmitRequestRequest },
+): Promise<RequestResponse> {
+  const { actor, input } = options;
+  const organizationId = actor.organization_id;
+  if (!canSubmitRequest(actor)) throw new AppError('forbidden', messages.lockedAccount);
+  const day = checkedExpenditureDay(context, input.expenditure_date);
+  const placed = await context.db.transaction(async (tx) => {
+    const previous = await lockRequest(tx, { organizationId, id: input.parent_request });
+    if (!previous || !canReadRequest(actor, previous))
+      throw new AppError('not_found', messages.requestNotFound);
+    if (!canResubmitRequest(actor, previous))
+      throw new AppError('forbidden', 'Only the owner of a request can resubmit it.');
+    if (!previous.is_latest)
+      throw new AppError('conflict', 'This version has already been resubmitted.');
+    if (previous.current_status !== 'request_edit') {
+      throw new AppError('conflict', 'Only a request returned for edits can be resubmitted.');
+    }
+    await markSuperseded(tx, previous.id);
+    return placeRequest(tx, {
+      actor,
+      input,
+      day,
+      previous: { chainId: previous.chain_id, version: previous.version, id: previous.id },
+    });
+  });
+  // The previous version changed too: it is no longer the latest.
+  context.events.publish(organizationId, 'request_updated', { request_id: input.parent_request });
+  publishPlaced(context, organizationId, placed);
+  return readPlaced(context.db, { organizationId, id: placed.id });
+}
+
+/** One request with its reviews and version history: the owner's, or any for an admin (spec §6). */
+export async function getRequest(
+  context: AppContext,
+  options: { actor: Actor; id: string },
+): Promise<RequestResponse> {
+  const { actor } = options;
+  const row = await findRequest(context.db, {
+    organizationId: actor.organization_id,
+    id: options.id,
+  });
+  // Another organisation's request, or one this user may not see, does not exist for them (decisions §2).
+  if (!row || !canReadRequest(actor, row))
+    throw new AppError('not_found', messages.requestNotFound);
+  return presentFound(context.db, row);
+}
+
+/** A user of the caller's organisation, or 404. */
+async function userOfOrganization(
+  context: AppContext,
+  actor: Actor,
+  userId: string,
+): Promise<UserWithOrganization> {
+  if (userId === actor.id) return actor;
+  const user = await findUserById(context.db, userId);
+  if (!user || user.organization_id !== actor.organization_id)
+    throw new AppError('not_found', 'User not found.');
+  return user;
+}
+
+/**
+ * Whose requests a list or download covers: `user` mode is one user's own (theirs, or any user's
+ * for an admin); any other mode is admin mode, every request of the organisation.
+ */
+function ownerFilter(actor: Actor, mode: string, userId: string): string | undefined {
+  if (mode === 'user') {
+    if (!canSeeUserRequests(actor, userId))
+      throw new AppError('forbidden', 'You can only see your own requests.');
+    return userId;
+  }
+  if (!canListAllRequests(actor)) {
+    throw new AppError(
+      'forbidden',
+      "Only admins can see everyone's requests. Use user to see your own.",
+    );
+  }
+  return undefined;
+}
+
+/** A page of the newest versions, for staff mode (own requests) or admin mode (the organisation's). */
+export async function listRequests(
+  context: AppContext,
+  options: { actor: Actor; mode: string; userId: string; query: RequestListQuery },
+): Promise<RequestListResponse> {
+  const { actor, query } = options;
+  const ownerId = ownerFilter(actor, options.mode, options.userId);
+  const { rows, total } = await listRequestPage(context.db, {
+    organizationId: actor.organization_id,
+    ownerId,
+    search: query.search || undefined,
+    status: query.status,
+    page: query.page,
+    perPage: query.per_page,
+  });
+  const data = rows.map(presentRequestItem);
+  return { data, requests: data, page: query.page, per_page: query.per_page, total };
+}
+
+/** Home counts of a user's requests: the user, or an admin of the organisation. */
+export async function summarizeRequests(
+  context: AppContext,
+  options: { actor: Actor; userId: string },
+): Promise<SummaryResponse> {
+  const { actor, userId } = options;
+  if (!canSeeUserRequests(actor, userId))
+    throw new AppError('forbidden', 'You can only see your own request counts.');
+  await userOfOrganization(context, actor, userId);
+  const counts = await countOwnerRequests(context.db, {
+    organizationId: actor.organization_id,
+    ownerId: userId,
+  });
+  // Retirements have not landed yet, so no request awaits one.
+  return {
+    pending: counts.pending,
+    approved: counts.approved,
+    rejected: counts.rejected,
+    pending_retirement: 0,
+    requests: counts.total,
+  };
+}
+
+/** Requests whose next review is the caller's role, except the caller's own (spec §2 Home). */
+export async function listPendingRequests(
+  context: AppContext,
+  options: { actor: Actor; role: Role; userId: string; page: number; perPage: number },
+): Promise<PendingListResponse> {
+  const { actor } = options;
+  if (options.role !== actor.role || options.userId !== actor.id) {
+    throw new AppError('forbidden', 'You can only list the requests waiting for your own role.');
+  }
+  const { rows, total } = await listPendingForRole(context.db, {
+    organizationId: actor.organization_id,
+    role: actor.role,
+    excludeOwnerId: actor.id,
+    page: options.page,
+    perPage: options.perPage,
+  });
+  return { data: rows.map(presentRequestItem), total };
+}
+
+/** A spreadsheet of requests named after the user, streamed as it is written (spec §9). */
+export async function downloadRequests(
+  context: AppContext,
+  options: { actor: Actor; mode: string; userId: string },
+): Promise<{ fileName: string; stream: Readable }> {
+  const { actor } = options;
+  const ownerId = ownerFilter(actor, options.mode, options.userId);
+  const user = await userOfOrganization(context, actor, options.userId);
+  return {
+    fileName: `${user.fullname} requests.xlsx`,
+    stream: requestsWorkbook(context.db, { organizationId: actor.organization_id, ownerId }),
+  };
+}

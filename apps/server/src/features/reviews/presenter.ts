@@ -1,0 +1,22 @@
+import type { ReviewResponse } from '@imprest/domain/api/reviews.ts';
+import { roleLabels } from '@imprest/domain/enums.ts';
+import { reviewerTitle, type ReviewerRole, type ReviewStatus } from '@imprest/domain/requests.ts';
+import { iso } from '../../lib/time.ts';
+import type { ReviewRow } from './queries.ts';
+
+/** The API review object (spec §3); `title` is the reviewer card's label by step. */
+export function presentReview(row: ReviewRow): ReviewResponse {
+  const role = row.reviewer_role as ReviewerRole;
+  return {
+    id: row.id,
+    step: row.step,
+    title: reviewerTitle(row.step),
+    reviewer_role: role,
+    reviewer_title: row.reviewer_title ?? roleLabels[role],
+    reviewer_name: row.reviewer_name,
+    reviewer_id: row.reviewer_id,
+    comments: row.comments,
+    status: row.status as ReviewStatus,
+    reviewed_at: iso(row.reviewed_at),
+  };
+}

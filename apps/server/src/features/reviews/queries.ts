@@ -1,0 +1,84 @@
+import type { ReviewerRole } from '@imprest/domain/requests.ts';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { approvalSequences, reviews } from '../../db/schema.ts';
+
+export type ReviewRow = typeof reviews.$inferSelect;
+
+/** Creates a request's reviewer chain, one pending review per role, step 1 first. */
+export async function insertReviewChain(
+  db: Executor,
+  options: {
+    organizationId: string;
+    requestId: string;
+    roles: readonly ReviewerRole[];
+    titleOf: (role: ReviewerRole) => string;
+  },
+): Promise<void> {
+  await db.insert(reviews).values(
+    options.roles.map((role, index) => ({
+      organization_id: options.organizationId,
+      request_id: options.requestId,
+      step: index + 1,
+      reviewer_role: role,
+      reviewer_title: options.titleOf(role),
+    })),
+  );
+}
+
+/** The reviews of a request by step. */
+export async function findReviewsOf(db: Executor, requestId: string): Promise<ReviewRow[]> {
+  return db
+    .select()
+    .from(reviews)
+    .where(eq(reviews.request_id, requestId))
+    .orderBy(asc(reviews.step));
+}
+
+/**
+ * Answers a review only while it is still pending; returns nothing when someone else answered it
+ * first, so a second answer to the same step can never overwrite the first.
+ */
+export async function answerPendingReview(
+  db: Executor,
+  options: {
+    id: string;
+    status: 'approved' | 'rejected' | 'request_edit';
+    comments: string;
+    reviewerId: string;
+    reviewerName: string;
+    reviewerTitle: string;
+  },
+): Promise<ReviewRow | undefined> {
+  const [row] = await db
+    .update(reviews)
+    .set({
+      status: options.status,
+      comments: options.comments,
+      reviewer_id: options.reviewerId,
+      reviewer_name: options.reviewerName,
+      reviewer_title: options.reviewerTitle,
+      reviewed_at: sql`now()`,
+      modified_at: sql`now()`,
+    })
+    .where(and(eq(reviews.id, options.id), eq(reviews.status, 'pending')))
+    .returning();
+  return row;
+}
+
+/** The next approval sequence number of an organisation and year, counted atomically. */
+export async function nextApprovalSequence(
+  db: Executor,
+  options: { organizationId: string; year: number },
+): Promise<number> {
+  const [row] = await db
+    .insert(approvalSequences)
+    .values({ organization_id: options.organizationId, year: options.year, last_value: 1 })
+    .onConflictDoUpdate({
+      target: [approvalSequences.organization_id, approvalSequences.year],
+      set: { last_value: sql`${approvalSequences.last_value} + 1` },
+    })
+    .returning({ value: approvalSequences.last_value });
+  if (!row) throw new Error('approval sequence returned nothing');
+  return row.value;
+}

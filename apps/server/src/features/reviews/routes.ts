@@ -1,0 +1,34 @@
+import { errorResponse } from '@imprest/domain/api/common.ts';
+import { requestResponse } from '@imprest/domain/api/requests.ts';
+import { reviewRequest } from '@imprest/domain/api/reviews.ts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { actorOf, authenticate } from '../../lib/authenticate.ts';
+import { answerReview } from './service.ts';
+
+/** Request reviews: the step role approves, rejects or returns a request for edits (spec §4). */
+export function reviewRoutes(context: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.put(
+      '/reviews',
+      {
+        preHandler: authenticate(context),
+        schema: {
+          tags: ['reviews'],
+          summary: "Answer a request's first pending review; answers the updated request",
+          security: [{ bearer: [] }],
+          body: reviewRequest,
+          response: {
+            200: requestResponse,
+            400: errorResponse,
+            401: errorResponse,
+            403: errorResponse,
+            404: errorResponse,
+            409: errorResponse,
+          },
+        },
+      },
+      async (request) => answerReview(context, { actor: actorOf(request), input: request.body }),
+    );
+  };
+}

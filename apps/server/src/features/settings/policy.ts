@@ -1,0 +1,14 @@
+import type { Role } from '@imprest/domain/enums.ts';
+import { isFinance } from '@imprest/domain/permissions.ts';
+
+type PolicyActor = { role: Role };
+
+/** Every user may read the exchange rates (a request form converts with them). */
+export function canReadExchangeRates(_actor: PolicyActor): boolean {
+  return true;
+}
+
+/** Finance keeps the exchange rates (decisions §9). */
+export function canUpdateExchangeRates(actor: PolicyActor): boolean {
+  return isFinance(actor.role);
+}

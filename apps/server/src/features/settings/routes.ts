@@ -1,0 +1,46 @@
+import { errorResponse } from '@imprest/domain/api/common.ts';
+import { exchangeRatesResponse, updateExchangeRatesRequest } from '@imprest/domain/api/settings.ts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { actorOf, authenticate } from '../../lib/authenticate.ts';
+import { getExchangeRates, updateExchangeRates } from './service.ts';
+
+/** Organisation settings: exchange rates to the base currency (decisions §5, §8). */
+export function settingsRoutes(context: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/settings/exchange-rates',
+      {
+        preHandler: authenticate(context),
+        schema: {
+          tags: ['settings'],
+          summary: 'Exchange rates to tzs',
+          security: [{ bearer: [] }],
+          response: { 200: exchangeRatesResponse, 401: errorResponse },
+        },
+      },
+      async (request) => getExchangeRates(context, { actor: actorOf(request) }),
+    );
+
+    app.put(
+      '/settings/exchange-rates',
+      {
+        preHandler: authenticate(context),
+        schema: {
+          tags: ['settings'],
+          summary: 'Change the exchange rates to tzs (finance)',
+          security: [{ bearer: [] }],
+          body: updateExchangeRatesRequest,
+          response: {
+            200: exchangeRatesResponse,
+            400: errorResponse,
+            401: errorResponse,
+            403: errorResponse,
+          },
+        },
+      },
+      async (request) =>
+        updateExchangeRates(context, { actor: actorOf(request), rates: request.body.rates }),
+    );
+  };
+}

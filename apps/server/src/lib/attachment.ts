@@ -1,0 +1,10 @@
+/**
+ * A Content-Disposition header naming a download: an ASCII fallback for old clients and the exact
+ * UTF-8 name (RFC 6266), so names such as "Asha Staff requests.xlsx" arrive intact.
+ */
+export function attachmentHeader(fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+export const xlsxContentType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

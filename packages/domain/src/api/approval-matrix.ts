@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { approvalMatrixProblem } from '../approval-matrix.ts';
+import { maxAmount } from '../money.ts';
+import { maxReviewers, reviewerHierarchy } from '../requests.ts';
+
+const matrixAmount = z
+  .number({ message: 'Amounts must be numbers' })
+  .min(0, 'Amounts must not be negative')
+  .max(maxAmount, 'Amount is too large');
+
+const userRoles = z
+  .array(
+    z.enum(reviewerHierarchy, {
+      message: `Reviewer roles must be one of ${reviewerHierarchy.join(', ')}`,
+    }),
+  )
+  .min(1, 'Each row needs at least one reviewer role')
+  .max(maxReviewers, `Each row has at most ${maxReviewers} reviewer roles`)
+  .refine(
+    (list) => new Set(list).size === list.length,
+    'A reviewer role may appear only once in a row',
+  );
+
+/** One row as `PUT approval-matrix` takes it. */
+export const approvalMatrixRowInput = z.object({
+  start_value: matrixAmount,
+  /** Null (or absent) means no upper bound. */
+  end_value: matrixAmount.nullish().transform((value) => value ?? null),
+  description: z.string().trim().max(200).default(''),
+  user_role: userRoles,
+  cascading_notification: z.boolean().default(false),
+});
+
+/** `PUT approval-matrix` (decisions §5): the rows replace the matrix; they must cover [0, ∞) once. */
+export const updateApprovalMatrixRequest = z
+  .object({ rows: z.array(approvalMatrixRowInput).max(50) })
+  .superRefine((value, context) => {
+    const problem = approvalMatrixProblem(value.rows);
+    if (problem) context.addIssue({ code: 'custom', path: ['rows'], message: problem });
+  });
+export type UpdateApprovalMatrixRequest = z.infer<typeof updateApprovalMatrixRequest>;
+
+export const approvalMatrixRowResponse = z.object({
+  /** Null for the rows of the default matrix, which is not stored. */
+  id: z.uuid().nullable(),
+  start_value: z.number(),
+  end_value: z.number().nullable(),
+  description: z.string(),
+  user_role: z.array(z.enum(reviewerHierarchy)),
+  cascading_notification: z.boolean(),
+});
+export type ApprovalMatrixRowResponse = z.infer<typeof approvalMatrixRowResponse>;
+
+/** `GET approval-matrix`: rows by start amount; `is_default` while the organisation has saved none. */
+export const approvalMatrixResponse = z.object({
+  rows: z.array(approvalMatrixRowResponse),
+  is_default: z.boolean(),
+});
+export type ApprovalMatrixResponse = z.infer<typeof approvalMatrixResponse>;

@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import { roles, type Role } from './enums.ts';
+import {
+  approvalNumber,
+  canReview,
+  displayFileName,
+  expenditureDay,
+  firstPendingReview,
+  hasEmptyCommentAtOrBelow,
+  isBeforeToday,
+  isExpenditureDateText,
+  requestFile,
+  reviewerRank,
+  reviewerTitle,
+  statusAfterReview,
+  todayIn,
+  yearIn,
+  type ReviewDecision,
+} from './requests.ts';
+
+const chain = (...statuses: string[]) =>
+  statuses.map((status, index) => ({ step: index + 1, status }));
+
+describe('statusAfterReview', () => {
+  it.each([
+    // reviews before the answer, decision → status, complete
+    [['pending'], 'approved', 'approved', true],
+    [['pending', 'pending'], 'approved', 'on_progress', false],
+    [['approved', 'pending'], 'approved', 'approved', true],
+    [['approved', 'pending', 'pending'], 'approved', 'on_progress', false],
+    [['approved', 'approved', 'pending'], 'approved', 'approved', true],
+    [['pending', 'pending'], 'rejected', 'rejected', true],
+    [['approved', 'pending', 'pending'], 'rejected', 'rejected', true],
+    [['pending', 'pending'], 'request_edit', 'request_edit', false],
+    [['approved', 'pending'], 'request_edit', 'request_edit', false],
+  ] as const)('%j + %s → %s (complete %s)', (statuses, decision, status, isComplete) => {
+    expect(statusAfterReview(chain(...statuses), decision as ReviewDecision)).toEqual({
+      status,
+      isComplete,
+    });
+  });
+
+  it('acts on the lowest pending step whatever the order of the list', () => {
+    const reviews = [
+      { step: 2, status: 'pending' },
+      { step: 1, status: 'approved' },
+    ];
+    expect(firstPendingReview(reviews)?.step).toBe(2);
+    expect(statusAfterReview(reviews, 'approved').status).toBe('approved');
+  });
+
+  it('refuses a chain with nothing pending', () => {
+    expect(() => statusAfterReview(chain('approved', 'approved'), 'approved')).toThrow();
+  });
+});
+
+describe('canReview', () => {
+  const owner = '00000000-0000-4000-8000-000000000001';
+  const other = '00000000-0000-4000-8000-000000000002';
+  const reviews = [
+    { step: 1, status: 'approved', reviewer_role: 'finance_officer' },
+    { step: 2, status: 'pending', reviewer_role: 'executive_secretary' },
+    { step: 3, status: 'pending', reviewer_role: 'director' },
+  ];
+  const request = { request_owner_id: owner, current_status: 'on_progress', is_latest: true };
+
+  it.each([
+    ['the step role', other, 'executive_secretary', request, true],
+    ['a later step role', other, 'director', request, false],
+    ['an earlier step role', other, 'finance_officer', request, false],
+    ['the owner holding the step role', owner, 'executive_secretary', request, false],
+    [
+      'a rejected request',
+      other,
+      'executive_secretary',
+      { ...request, current_status: 'rejected' },
+      false,
+    ],
+    [
+      'a request returned for edits',
+      other,
+      'executive_secretary',
+      { ...request, current_status: 'request_edit' },
+      false,
+    ],
+    ['an older version', other, 'executive_secretary', { ...request, is_latest: false }, false],
+  ] as const)('%s → %s', (_name, id, role, record, expected) => {
+    expect(canReview({ actor: { id, role: role as Role }, request: record, reviews })).toBe(
+      expected,
+    );
+  });
+
+  it('no role but the step role may answer', () => {
+    const allowed = roles.filter((role) =>
+      canReview({ actor: { id: other, role }, request, reviews }),
+    );
+    expect(allowed).toEqual(['executive_secretary']);
+  });
+});
+
+describe('reviewer hierarchy and titles', () => {
+  it.each([
+    [1, 'First Reviewer'],
+    [2, 'Second Reviewer'],
+    [3, 'Third Reviewer'],
+    [4, 'Fourth Reviewer'],
+  ])('step %i → %s', (step, title) => {
+    expect(reviewerTitle(step)).toBe(title);
+  });
+
+  it.each([0, 5])('refuses step %i', (step) => {
+    expect(() => reviewerTitle(step)).toThrow(RangeError);
+  });
+
+  it('ranks petty cash custodian lowest and board chairman highest; others are not reviewers', () => {
+    expect(reviewerRank('petty_cash_custodian')).toBe(0);
+    expect(reviewerRank('finance_officer')).toBe(1);
+    expect(reviewerRank('board_chairman')).toBe(4);
+    expect(reviewerRank('staff')).toBe(-1);
+    expect(reviewerRank('admin')).toBe(-1);
+  });
+
+  it('reports an empty comment at or below the rank of the user', () => {
+    const reviews = [
+      { reviewer_role: 'finance_officer', comments: 'ok' },
+      { reviewer_role: 'executive_secretary', comments: '' },
+    ];
+    expect(hasEmptyCommentAtOrBelow(reviews, 'finance_officer')).toBe(false);
+    expect(hasEmptyCommentAtOrBelow(reviews, 'executive_secretary')).toBe(true);
+    expect(hasEmptyCommentAtOrBelow(reviews, 'director')).toBe(true);
+  });
+});
+
+describe('approvalNumber', () => {
+  it.each([
+    [2026, 1, 'AP-2026-00001'],
+    [2026, 42, 'AP-2026-00042'],
+    [2027, 99999, 'AP-2027-99999'],
+    [2027, 123456, 'AP-2027-123456'],
+  ])('%i, %i → %s', (year, sequence, number) => {
+    expect(approvalNumber(year, sequence)).toBe(number);
+  });
+
+  it.each([0, -1, 1.5])('refuses sequence %s', (sequence) => {
+    expect(() => approvalNumber(2026, sequence)).toThrow(RangeError);
+  });
+});
+
+describe('expenditure dates', () => {
+  const zone = 'Africa/Dar_es_Salaam'; // UTC+3
+
+  it.each([
+    ['2026-05-02', '2026-05-02'],
+    ['2026-05-01T21:00:00.000Z', '2026-05-02'], // local midnight in Dar es Salaam
+    ['2026-05-01T20:59:59Z', '2026-05-01'],
+    ['2026-05-02T00:00:00+03:00', '2026-05-02'],
+  ])('%s → %s', (value, day) => {
+    expect(expenditureDay(value, zone)).toBe(day);
+  });
+
+  it.each([
+    '',
+    'tomorrow',
+    '2026-02-30',
+    '2026-13-01',
+    '02/05/2026',
+    '2026-05-02T10:00',
+    '2026-05-02 10:00:00Z',
+  ])('refuses %j', (value) => {
+    expect(isExpenditureDateText(value)).toBe(false);
+    expect(expenditureDay(value, zone)).toBeNull();
+  });
+
+  it('reads today and the year in the organisation time zone', () => {
+    const now = new Date('2026-12-31T22:30:00Z'); // already 1 January 2027 in Dar es Salaam
+    expect(todayIn(zone, now)).toBe('2027-01-01');
+    expect(todayIn('UTC', now)).toBe('2026-12-31');
+    expect(yearIn(zone, now)).toBe(2027);
+    expect(isBeforeToday('2026-12-31', zone, now)).toBe(true);
+    expect(isBeforeToday('2027-01-01', zone, now)).toBe(false);
+    expect(isBeforeToday('2027-01-02', zone, now)).toBe(false);
+  });
+});
+
+describe('files', () => {
+  it.each([
+    ['Ab3dE9xinvoice.pdf', 'invoice.pdf', 'pdf'],
+    ['Zz9Zz9Zphoto.JPG', 'photo.JPG', 'image'],
+    ['0000000sheet.xlsx', 'sheet.xlsx', 'msdoc'],
+    ['1234567bundle.zip', 'bundle.zip', 'zip'],
+    ['1234567notes', 'notes', 'none'],
+  ])('%s → %s (%s)', (stored, display, type) => {
+    expect(displayFileName(stored)).toBe(display);
+    expect(requestFile(stored)).toEqual({ name: stored, type });
+  });
+});

@@ -1,0 +1,178 @@
+import dayjs from 'dayjs';
+import timezone from 'dayjs/plugin/timezone.js';
+import utc from 'dayjs/plugin/utc.js';
+import { fileNamePrefixLength } from './constants.ts';
+import { attachmentType, type AttachmentType, type RequestStatus, type Role } from './enums.ts';
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+/** The fixed reviewer hierarchy, lowest rank first (spec §4). */
+export const reviewerHierarchy = [
+  'petty_cash_custodian',
+  'finance_officer',
+  'executive_secretary',
+  'director',
+  'board_chairman',
+] as const;
+export type ReviewerRole = (typeof reviewerHierarchy)[number];
+
+/** Whether a role can be a step of a reviewer chain. */
+export function isReviewerRole(role: string): role is ReviewerRole {
+  return (reviewerHierarchy as readonly string[]).includes(role);
+}
+
+/** Rank of a role in the reviewer hierarchy (0 = petty cash custodian), or -1 for non-reviewers. */
+export function reviewerRank(role: Role): number {
+  return (reviewerHierarchy as readonly string[]).indexOf(role);
+}
+
+/** Up to four reviewers per request (spec §9). */
+export const maxReviewers = 4;
+
+/** What a reviewer may answer (spec §4). */
+export const reviewDecisions = ['approved', 'rejected', 'request_edit'] as const;
+export type ReviewDecision = (typeof reviewDecisions)[number];
+
+export const reviewStatuses = ['pending', ...reviewDecisions] as const;
+export type ReviewStatus = (typeof reviewStatuses)[number];
+
+const reviewerTitles = [
+  'First Reviewer',
+  'Second Reviewer',
+  'Third Reviewer',
+  'Fourth Reviewer',
+] as const;
+
+/** The label of a reviewer card by its step, 1-based: 'First Reviewer' … 'Fourth Reviewer' (spec §3). */
+export function reviewerTitle(step: number): string {
+  const title = reviewerTitles[step - 1];
+  if (!title) throw new RangeError(`step must be 1–${maxReviewers}`);
+  return title;
+}
+
+type ReviewStep = { step: number; status: string };
+
+/** The review that acts next: the pending one with the lowest step (spec §4: reviews act in order). */
+export function firstPendingReview<T extends ReviewStep>(reviews: readonly T[]): T | undefined {
+  let first: T | undefined;
+  for (const review of reviews) {
+    if (review.status === 'pending' && (!first || review.step < first.step)) first = review;
+  }
+  return first;
+}
+
+/** Request statuses that still wait for a reviewer. */
+export const reviewableStatuses = [
+  'pending',
+  'on_progress',
+] as const satisfies readonly RequestStatus[];
+
+/** Whether a request still waits for a reviewer. */
+export function isAwaitingReview(status: string): boolean {
+  return (reviewableStatuses as readonly string[]).includes(status);
+}
+
+/**
+ * The request status once the first pending review is answered (decisions §3): any reject →
+ * rejected, a return → request_edit, an approval → approved when it was the last pending step,
+ * otherwise on_progress. `isComplete` says the chain has finished (spec §4).
+ */
+export function statusAfterReview(
+  reviews: readonly ReviewStep[],
+  decision: ReviewDecision,
+): { status: RequestStatus; isComplete: boolean } {
+  const current = firstPendingReview(reviews);
+  if (!current) throw new Error('no pending review to answer');
+  if (decision === 'rejected') return { status: 'rejected', isComplete: true };
+  if (decision === 'request_edit') return { status: 'request_edit', isComplete: false };
+  const isLast = reviews.every((review) => review === current || review.status === 'approved');
+  return isLast
+    ? { status: 'approved', isComplete: true }
+    : { status: 'on_progress', isComplete: false };
+}
+
+/**
+ * Whether a user may answer the request's next review (decisions §3 and §9): the request waits for
+ * review, the user's role is the first pending step's role, and the user does not own the request.
+ */
+export function canReview(options: {
+  actor: { id: string; role: Role };
+  request: { request_owner_id: string; current_status: string; is_latest: boolean };
+  reviews: readonly (ReviewStep & { reviewer_role: string })[];
+}): boolean {
+  const { actor, request } = options;
+  if (!request.is_latest || !isAwaitingReview(request.current_status)) return false;
+  if (request.request_owner_id === actor.id) return false;
+  return firstPendingReview(options.reviews)?.reviewer_role === actor.role;
+}
+
+/**
+ * Whether a reviewer at or below the user's rank still has an empty comment (spec §4), that is,
+ * whether the chain has not yet reached this user.
+ */
+export function hasEmptyCommentAtOrBelow(
+  reviews: readonly { reviewer_role: string; comments: string }[],
+  role: Role,
+): boolean {
+  const rank = reviewerRank(role);
+  return reviews.some(
+    (review) =>
+      isReviewerRole(review.reviewer_role) &&
+      reviewerRank(review.reviewer_role) <= rank &&
+      !review.comments,
+  );
+}
+
+/** The approval number of a fully approved request: `AP-<year>-<5-digit sequence>` (decisions §3). */
+export function approvalNumber(year: number, sequence: number): string {
+  if (!Number.isInteger(sequence) || sequence < 1)
+    throw new RangeError('sequence must be a positive integer');
+  return `AP-${year}-${String(sequence).padStart(5, '0')}`;
+}
+
+const datePattern = /^\d{4}-\d{2}-\d{2}$/;
+const dateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** Whether a text is `YYYY-MM-DD` or a full ISO date-time with a zone (decisions §8). */
+export function isExpenditureDateText(value: string): boolean {
+  if (datePattern.test(value)) return dayjs(value).format('YYYY-MM-DD') === value;
+  return dateTimePattern.test(value) && dayjs(value).isValid();
+}
+
+/**
+ * The calendar day (`YYYY-MM-DD`) of an expenditure date: a plain date is taken as is; a date-time
+ * is read in the organisation's time zone, so a browser's local midnight lands on the day it meant.
+ */
+export function expenditureDay(value: string, timeZone: string): string | null {
+  if (!isExpenditureDateText(value)) return null;
+  if (datePattern.test(value)) return value;
+  return dayjs(value).tz(timeZone).format('YYYY-MM-DD');
+}
+
+/** Today's calendar day in a time zone. */
+export function todayIn(timeZone: string, now: Date = new Date()): string {
+  return dayjs(now).tz(timeZone).format('YYYY-MM-DD');
+}
+
+/** The calendar year in a time zone (the year of an approval number). */
+export function yearIn(timeZone: string, now: Date = new Date()): number {
+  return dayjs(now).tz(timeZone).year();
+}
+
+/** Whether a calendar day lies before today (spec §5: the calendar disallows dates before today). */
+export function isBeforeToday(day: string, timeZone: string, now: Date = new Date()): boolean {
+  return day < todayIn(timeZone, now);
+}
+
+/** A stored file name without its random prefix, for display (spec §9). */
+export function displayFileName(storedName: string): string {
+  return storedName.length > fileNamePrefixLength
+    ? storedName.slice(fileNamePrefixLength)
+    : storedName;
+}
+
+/** An attached file as requests present it: the stored name and its type by extension (spec §3). */
+export function requestFile(storedName: string): { name: string; type: AttachmentType } {
+  return { name: storedName, type: attachmentType(storedName) };
+}
