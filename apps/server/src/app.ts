@@ -4,16 +4,28 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { AppContext } from './context.ts';
+import { approvalMatrixRoutes } from './features/approval-matrix/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
+import { budgetRoutes } from './features/budgets/routes.ts';
+import { requestRoutes } from './features/requests/routes.ts';
+import { reviewRoutes } from './features/reviews/routes.ts';
+import { settingsRoutes } from './features/settings/routes.ts';
 import { registerErrorHandler } from './lib/error-handler.ts';
 
 export const apiPrefix = '/api/v1';
 
 /** Builds the HTTP application: API, OpenAPI docs and the built web app, on one Fastify instance. */
-export async function buildApp(context: AppContext, options: { logger?: Logger | false } = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  context: AppContext,
+  options: { logger?: Logger | false } = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: options.logger || undefined,
     logger: options.logger === false ? false : undefined,
@@ -27,7 +39,11 @@ export async function buildApp(context: AppContext, options: { logger?: Logger |
 
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'Imprest API', version: '1.0.0', description: 'Expense requests, reviews, budgets and retirements.' },
+      info: {
+        title: 'Imprest API',
+        version: '1.0.0',
+        description: 'Expense requests, reviews, budgets and retirements.',
+      },
       servers: [{ url: '/' }],
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
@@ -40,6 +56,11 @@ export async function buildApp(context: AppContext, options: { logger?: Logger |
   await app.register(
     async (api) => {
       await api.register(authRoutes(context));
+      await api.register(budgetRoutes(context));
+      await api.register(requestRoutes(context));
+      await api.register(reviewRoutes(context));
+      await api.register(approvalMatrixRoutes(context));
+      await api.register(settingsRoutes(context));
     },
     { prefix: apiPrefix },
   );
@@ -54,11 +75,20 @@ function registerWebApp(app: FastifyInstance, webDist: string): void {
   if (hasWeb) {
     void app.register(fastifyStatic, {
       root: webDist,
-      wildcard: false,
+      // Wildcard: files are looked up per request, so a rebuilt app is served without a restart;
+      // a miss falls through to the not-found handler below (SPA fallback or 404 JSON).
+      wildcard: true,
       index: false,
+      // Only paths that name a file; app routes such as /dashboard fall through to index.html.
+      allowedPath: (pathName) => path.extname(pathName) !== '',
       setHeaders: (response, filePath) => {
         const name = path.basename(filePath);
-        if (name === 'sw.js' || name === 'index.html' || name.startsWith('workbox-') || name.endsWith('.webmanifest')) {
+        if (
+          name === 'sw.js' ||
+          name === 'index.html' ||
+          name.startsWith('workbox-') ||
+          name.endsWith('.webmanifest')
+        ) {
           response.setHeader('cache-control', 'no-cache');
         } else if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           response.setHeader('cache-control', 'public, max-age=31536000, immutable');
@@ -68,7 +98,8 @@ function registerWebApp(app: FastifyInstance, webDist: string): void {
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';
-    const wantsPage = request.method === 'GET' && !url.startsWith('/api') && !url.startsWith('/socket.io');
+    const wantsPage =
+      request.method === 'GET' && !url.startsWith('/api') && !url.startsWith('/socket.io');
     if (wantsPage && hasWeb) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }

@@ -1,0 +1,273 @@
+/**
+ * Budgets benchmark: 10,000 budgets and 1,000,000 requests, then 200 list and 200 detail calls
+ * through app.inject, printing the median and p95. Run with `npx tsx apps/server/bench/budgets.ts`.
+ * Uses DATABASE_URL's server when set (in a throw-away database), else an embedded PostgreSQL in
+ * .tmp/; both are removed afterwards.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { branches, budgetCategories, departments } from '@imprest/domain/enums.ts';
+import pg from 'pg';
+import pino from 'pino';
+import { buildApp } from '../src/app.ts';
+import { readConfig } from '../src/config.ts';
+import type { AppContext } from '../src/context.ts';
+import { connect, migrateDatabase } from '../src/db/client.ts';
+import { startEmbeddedPostgres } from '../src/db/embedded.ts';
+import { signToken } from '../src/features/auth/tokens.ts';
+import { createEventBus } from '../src/realtime/events.ts';
+
+const organizationCount = 5;
+/** Per organisation: 7 categories × 3 branches × 99 cost codes allow at most 2,079 distinct codes. */
+const budgetsPerOrganization = 2_000;
+const requestCount = 1_000_000;
+const requestBatch = 250_000;
+const calls = 200;
+const warmUpCalls = 20;
+const codesCalls = 20;
+
+const config = readConfig();
+const logger = pino({ level: 'warn' });
+
+function log(message: string): void {
+  process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
+}
+
+/** A fresh database: on DATABASE_URL's server, or on an embedded server of our own. */
+async function startDatabase(): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (config.databaseUrl) {
+    const name = `imprest_bench_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: config.databaseUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    const url = new URL(config.databaseUrl);
+    url.pathname = `/${name}`;
+    return {
+      url: url.toString(),
+      stop: async () => {
+        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await admin.end();
+      },
+    };
+  }
+  const clusterDir = path.resolve(
+    import.meta.dirname,
+    `../../../.tmp/bench-postgres-${process.pid}`,
+  );
+  const embedded = await startEmbeddedPostgres({ clusterDir, database: 'imprest_bench', logger });
+  return {
+    url: embedded.url,
+    stop: async () => {
+      await embedded.stop();
+      await fs.rm(clusterDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Bulk-loads organisations, users, budgets (with create changelog rows) and requests in SQL. */
+async function seed(client: pg.PoolClient): Promise<void> {
+  await client.query(`SET synchronous_commit = off`);
+  await client.query(`
+    CREATE TEMP TABLE bench_orgs AS
+    SELECT n, gen_random_uuid() AS id, gen_random_uuid() AS finance_id, gen_random_uuid() AS staff_id
+    FROM generate_series(0, ${organizationCount - 1}) AS n`);
+  await client.query(
+    `INSERT INTO organizations (id, name) SELECT id, 'Bench org ' || n FROM bench_orgs`,
+  );
+  await client.query(`
+    INSERT INTO users (id, organization_id, fullname, email, department, role, system_role)
+    SELECT finance_id, id, 'Bench Finance ' || n, 'finance' || n || '@bench.test', 'finance', 'finance_officer', 'admin' FROM bench_orgs
+    UNION ALL
+    SELECT staff_id, id, 'Bench Staff ' || n, 'staff' || n || '@bench.test', 'engineering', 'staff', 'staff' FROM bench_orgs`);
+
+  const categories = Object.entries(budgetCategories);
+  const branchList = Object.entries(branches);
+  const budgetDepartments = ['all', ...departments];
+  // k → (category, branch, cost code) is one-to-one below 2,079, so every code is valid and unique.
+  await client.query(
+    `
+    INSERT INTO budgets (organization_id, code, cost_code, name, description, amount, department,
+                         currency, category, branch, current_status, created_by, created_at, modified_at)
+    SELECT o.id,
+           (($1::int[])[1 + k / 297] + ($3::int[])[1 + (k / 99) % 3] + k % 99 + 1)::text,
+           k % 99 + 1,
+           'Budget ' || k || ' of ' || ($2::text[])[1 + k / 297],
+           'Bench budget',
+           (10000000 + (k * 7919) % 90000000)::numeric * 10,
+           ($5::text[])[1 + k % cardinality($5::text[])],
+           'tzs',
+           ($2::text[])[1 + k / 297],
+           ($4::text[])[1 + (k / 99) % 3],
+           CASE WHEN k % 25 = 0 THEN 'archived' ELSE 'active' END,
+           o.finance_id,
+           now() - interval '13 months',
+           now() - interval '13 months'
+    FROM bench_orgs o CROSS JOIN generate_series(0, ${budgetsPerOrganization - 1}) AS k`,
+    [
+      categories.map(([, code]) => code),
+      categories.map(([name]) => name),
+      branchList.map(([, code]) => code),
+      branchList.map(([name]) => name),
+      budgetDepartments,
+    ],
+  );
+  await client.query(`
+    INSERT INTO budget_changes (organization_id, budget_id, budget_code, action, actor_id, actor_name, after, created_at)
+    SELECT b.organization_id, b.id, b.code, 'create', b.created_by, 'Bench Finance',
+           jsonb_build_object('name', b.name, 'description', b.description, 'amount', b.amount,
+             'department', b.department, 'amount_currency', b.currency, 'code', b.code,
+             'cost_code', b.cost_code, 'current_status', 'active',
+             'meta_data', jsonb_build_array(b.category, b.branch)),
+           b.created_at
+    FROM budgets b`);
+  await client.query(`
+    CREATE TEMP TABLE bench_budgets AS
+    SELECT (row_number() OVER (ORDER BY b.id) - 1)::int AS n, b.id, b.code, b.organization_id, o.staff_id
+    FROM budgets b JOIN bench_orgs o ON o.id = b.organization_id`);
+  await client.query(`CREATE UNIQUE INDEX ON bench_budgets (n)`);
+  const budgetTotal = organizationCount * budgetsPerOrganization;
+  for (let start = 0; start < requestCount; start += requestBatch) {
+    const end = Math.min(start + requestBatch, requestCount) - 1;
+    // Statuses cycle through all five; one in twenty is a superseded older version.
+    await client.query(`
+      INSERT INTO requests (organization_id, chain_id, is_latest, request_owner_id, request_owner_name,
+                            department, purpose, expenditure_date, amount_requested, amount_currency,
+                            amount_base, budget_id, budget_code, payment_mode, tax_status,
+                            current_status, approval_number, created_at, modified_at)
+      SELECT b.organization_id, gen_random_uuid(), i % 20 <> 19, b.staff_id, 'Bench Staff',
+             'engineering', (ARRAY['travel','meals','kits','procurement','other'])[1 + i % 5],
+             current_date - (i % 365), (1000 + (i * 37) % 500000)::numeric,
+             'tzs', (1000 + (i * 37) % 500000)::numeric, b.id, b.code, 'cash', 'taxInclusive',
+             s.status,
+             CASE WHEN s.status = 'approved' THEN 'AP-2026-' || lpad(i::text, 7, '0') END,
+             now() - (i % 390) * interval '1 day', now() - (i % 390) * interval '1 day'
+      FROM generate_series(${start}, ${end}) AS i
+      JOIN bench_budgets b ON b.n = i % ${budgetTotal}
+      CROSS JOIN LATERAL (SELECT (ARRAY['pending','pending','on_progress','approved','approved',
+                                        'approved','rejected','request_edit'])[1 + i % 8] AS status) s`);
+    log(`  requests ${end + 1}/${requestCount}`);
+  }
+  // As autovacuum would have by now: statistics, and a visibility map for index-only scans.
+  await client.query(`VACUUM ANALYZE`);
+}
+
+function percentile(sorted: number[], fraction: number): number {
+  const index = Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1);
+  return sorted[Math.max(0, index)] ?? Number.NaN;
+}
+
+/** Runs `count` calls after a warm-up; answers median, p95 and max in milliseconds. */
+async function time(call: (i: number) => Promise<number>, count = calls): Promise<string> {
+  for (let i = 0; i < Math.min(warmUpCalls, count); i += 1) await call(i);
+  const durations: number[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const started = performance.now();
+    const status = await call(i);
+    durations.push(performance.now() - started);
+    if (status !== 200) throw new Error(`call ${i} answered ${status}`);
+  }
+  durations.sort((a, b) => a - b);
+  const format = (value: number) => `${value.toFixed(1)} ms`.padStart(9);
+  return `median ${format(percentile(durations, 0.5))}   p95 ${format(percentile(durations, 0.95))}   max ${format(durations.at(-1) ?? 0)}`;
+}
+
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  const database = await startDatabase();
+  const db = connect(database.url, { max: 4 });
+  try {
+    await migrateDatabase(db);
+    log(
+      `seeding ${organizationCount * budgetsPerOrganization} budgets and ${requestCount} requests…`,
+    );
+    const client = await db.$client.connect();
+    try {
+      await seed(client);
+    } finally {
+      client.release();
+    }
+    log(`seeded in ${((performance.now() - startedAt) / 1000).toFixed(0)} s`);
+
+    const secret = randomBytes(32).toString('hex');
+    const jwtKey = new TextEncoder().encode(secret);
+    const context: AppContext = {
+      config: { ...config, jwtSecret: secret, webDist: '/nonexistent' },
+      db,
+      jwtKey,
+      events: createEventBus(),
+    };
+    const app = await buildApp(context, { logger: false });
+    await app.ready();
+
+    const { rows: people } = await db.$client.query<{
+      id: string;
+      organization_id: string;
+      role: string;
+    }>(
+      `SELECT id, organization_id, role FROM users WHERE email IN ('finance0@bench.test', 'staff0@bench.test')`,
+    );
+    const headers = async (role: string) => {
+      const user = people.find((person) => person.role === role);
+      if (!user) throw new Error(`no ${role}`);
+      return {
+        authorization: `Bearer ${await signToken(jwtKey, { sub: user.id, org: user.organization_id })}`,
+      };
+    };
+    const finance = await headers('finance_officer');
+    const staff = await headers('staff');
+    const organizationId = people[0]?.organization_id;
+    const { rows: codes } = await db.$client.query<{ code: string }>(
+      `SELECT code FROM budgets WHERE organization_id = $1 ORDER BY code`,
+      [organizationId],
+    );
+    const pages = Math.ceil(codes.length / 10);
+    const get = async (url: string, as: Record<string, string>) =>
+      (await app.inject({ method: 'GET', url: `/api/v1/${url}`, headers: as })).statusCode;
+
+    const { rows: plan } = await db.$client.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN (ANALYZE, BUFFERS) SELECT coalesce(sum(amount_requested), 0) FROM requests
+       WHERE budget_id = (SELECT id FROM budgets WHERE organization_id = $1 AND code = $2)
+         AND is_latest AND current_status IN ('pending', 'on_progress', 'approved')`,
+      [organizationId, codes[0]?.code],
+    );
+    log(
+      `committed aggregate of one budget:\n    ${plan.map((row) => row['QUERY PLAN']).join('\n    ')}`,
+    );
+
+    const pick = (i: number) => codes[(i * 7919) % codes.length]?.code ?? '';
+    const results = {
+      'list, finance (random page)': await time((i) =>
+        get(`budget?page=${1 + ((i * 31) % pages)}`, finance),
+      ),
+      'list, staff (department rule)': await time((i) => get(`budget?page=${1 + (i % 20)}`, staff)),
+      'list, search': await time((i) =>
+        get(`budget?search=${encodeURIComponent(`budget ${i % 100}`)}`, finance),
+      ),
+      'detail (50 requests, changelog, history)': await time((i) =>
+        get(`budget/${pick(i)}`, finance),
+      ),
+      'balance check': await time((i) => get(`budget/${pick(i)}/balance?amount=1000`, staff)),
+    };
+    // Every active code in one answer, so fewer calls keep the run within a few minutes.
+    const codesLookup = await time(() => get('budget/codes', staff), codesCalls);
+    await app.close();
+
+    process.stdout.write(
+      `\n${organizationCount * budgetsPerOrganization} budgets, ${requestCount} requests; ${calls} calls each after ${warmUpCalls} warm-up calls\n`,
+    );
+    for (const [name, line] of Object.entries({
+      ...results,
+      [`codes lookup (${codes.length} codes, ${codesCalls} calls)`]: codesLookup,
+    })) {
+      process.stdout.write(`  ${name.padEnd(44)} ${line}\n`);
+    }
+    log(`total ${((performance.now() - startedAt) / 1000).toFixed(0)} s`);
+  } finally {
+    await db.$client.end();
+    await database.stop();
+  }
+}
+
+await main();

@@ -1,0 +1,2 @@
+DROP INDEX "requests_budget_status_idx";--> statement-breakpoint
+CREATE INDEX "requests_budget_status_idx" ON "requests" USING btree ("budget_id","current_status","amount_requested") WHERE "requests"."is_latest";

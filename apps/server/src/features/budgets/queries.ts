@@ -1,0 +1,275 @@
+import type { BudgetChangeAction } from '@imprest/domain/budgets.ts';
+import type { BudgetSnapshot } from '@imprest/domain/api/budgets.ts';
+import { and, asc, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Executor } from '../../db/client.ts';
+import { budgetChanges, budgets, requests } from '../../db/schema.ts';
+import { committedAmountSql, committingStatuses, type BudgetRow } from './ledger.ts';
+
+/** A budget with its committed amount (NUMERIC text) and its number of requests. */
+export type BudgetWithTotals = BudgetRow & { committed: string; request_total: number };
+export type BudgetChangeRow = typeof budgetChanges.$inferSelect;
+
+/**
+ * Requests counted on a budget: the newest version of each (older versions are history), on
+ * requests_budget_status_idx. Built with the query builder so the outer column stays qualified.
+ */
+function requestCountQuery(db: Executor, budgetId: string | AnyPgColumn) {
+  return db
+    .select({ total: count() })
+    .from(requests)
+    .where(and(eq(requests.budget_id, budgetId), eq(requests.is_latest, true)));
+}
+
+function withTotals(db: Executor) {
+  return {
+    ...getTableColumns(budgets),
+    committed: committedAmountSql(db, budgets.id),
+    request_total: sql<number>`(${requestCountQuery(db, budgets.id)})`.mapWith(Number),
+  };
+}
+
+/** A budget of an organisation by its code, with totals. */
+export async function findBudgetByCode(
+  db: Executor,
+  options: { organizationId: string; code: string },
+): Promise<BudgetWithTotals | undefined> {
+  const [row] = await db
+    .select(withTotals(db))
+    .from(budgets)
+    .where(
+      and(eq(budgets.organization_id, options.organizationId), eq(budgets.code, options.code)),
+    );
+  return row;
+}
+
+/** Number of requests on a budget (see requestCountQuery). */
+export async function countBudgetRequests(db: Executor, budgetId: string): Promise<number> {
+  const [row] = await requestCountQuery(db, budgetId);
+  return row?.total ?? 0;
+}
+
+/** `%text%` for LIKE, with the wildcards a person might type taken literally. */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/**
+ * One page of an organisation's budgets ordered by code, with the total count. `departments`
+ * null means every department (spec §6). The page is chosen first and the totals are computed for
+ * its rows only, so a deep page never aggregates the rows it skips.
+ */
+export async function listBudgets(
+  db: Executor,
+  options: {
+    organizationId: string;
+    departments: string[] | null;
+    department: string | undefined;
+    search: string | undefined;
+    page: number;
+    perPage: number;
+  },
+): Promise<{ rows: BudgetWithTotals[]; total: number }> {
+  const where = and(
+    eq(budgets.organization_id, options.organizationId),
+    options.departments ? inArray(budgets.department, options.departments) : undefined,
+    options.department ? eq(budgets.department, options.department) : undefined,
+    // Same expression as budgets_search_idx (trigram), so the index answers it.
+    options.search
+      ? sql`lower(${budgets.name} || ' ' || ${budgets.code}) LIKE ${containsPattern(options.search)}`
+      : undefined,
+  );
+  const page = db
+    .select({ id: budgets.id })
+    .from(budgets)
+    .where(where)
+    .orderBy(asc(budgets.code))
+    .limit(options.perPage)
+    .offset((options.page - 1) * options.perPage)
+    .as('page');
+  const [rows, total] = await Promise.all([
+    db
+      .select(withTotals(db))
+      .from(budgets)
+      .innerJoin(page, eq(page.id, budgets.id))
+      .orderBy(asc(budgets.code)),
+    db.$count(budgets, where),
+  ]);
+  return { rows, total };
+}
+
+/** Every active budget of an organisation with its committed amount, ordered by code. */
+export async function listActiveBudgets(db: Executor, organizationId: string) {
+  return db
+    .select({
+      code: budgets.code,
+      name: budgets.name,
+      currency: budgets.currency,
+      amount: budgets.amount,
+      current_status: budgets.current_status,
+      committed: committedAmountSql(db, budgets.id),
+    })
+    .from(budgets)
+    .where(and(eq(budgets.organization_id, organizationId), eq(budgets.current_status, 'active')))
+    .orderBy(asc(budgets.code));
+}
+
+const budgetRequestColumns = {
+  id: requests.id,
+  request_owner_name: requests.request_owner_name,
+  department: requests.department,
+  purpose: requests.purpose,
+  expenditure_date: requests.expenditure_date,
+  amount_requested: requests.amount_requested,
+  amount_currency: requests.amount_currency,
+  current_status: requests.current_status,
+  approval_number: requests.approval_number,
+  created_at: requests.created_at,
+  /** created_at to the microsecond (a Date keeps only milliseconds), to continue a batch from. */
+  position: sql<string>`${requests.created_at}::text`,
+};
+
+/**
+ * Requests on a budget, newest first (newest version of each). `after` (the `position` and id of
+ * the last row of the previous batch) continues from there, so a download reads any number of them
+ * in bounded memory.
+ */
+export async function budgetRequests(
+  db: Executor,
+  options: { budgetId: string; limit: number; after?: { position: string; id: string } },
+) {
+  const { after } = options;
+  return db
+    .select(budgetRequestColumns)
+    .from(requests)
+    .where(
+      and(
+        eq(requests.budget_id, options.budgetId),
+        eq(requests.is_latest, true),
+        after
+          ? sql`(${requests.created_at}, ${requests.id}) < (${after.position}::timestamptz, ${after.id}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(requests.created_at), desc(requests.id))
+    .limit(options.limit);
+}
+
+export type BudgetRequestRow = Awaited<ReturnType<typeof budgetRequests>>[number];
+
+/** A budget's changelog, newest first. */
+export async function budgetChangelog(db: Executor, budgetId: string): Promise<BudgetChangeRow[]> {
+  return db
+    .select()
+    .from(budgetChanges)
+    .where(eq(budgetChanges.budget_id, budgetId))
+    .orderBy(desc(budgetChanges.created_at), desc(budgetChanges.id));
+}
+
+export type BudgetHistoryRow = { month: string; amount: string; committed: string; spent: string };
+
+/**
+ * The budget month by month since its creation, in the organisation's time zone: the amount in
+ * force at each month's end (from the changelog), and the running totals of requests raised up to
+ * then that are committed and spent (approved). One SQL statement on indexed rows.
+ */
+export async function budgetHistory(
+  db: Executor,
+  options: { budgetId: string; timezone: string },
+): Promise<BudgetHistoryRow[]> {
+  const { budgetId, timezone } = options;
+  const requestMonth = sql`date_trunc('month', ${requests.created_at} AT TIME ZONE ${timezone})`;
+  const result = await db.execute<BudgetHistoryRow>(sql`
+    WITH months AS (
+      SELECT generate_series(
+               date_trunc('month', ${budgets.created_at} AT TIME ZONE ${timezone}),
+               date_trunc('month', now() AT TIME ZONE ${timezone}),
+               interval '1 month'
+             ) AS start,
+             ${budgets.amount} AS current_amount
+      FROM ${budgets}
+      WHERE ${budgets.id} = ${budgetId}
+    ),
+    spending AS (
+      SELECT ${requestMonth} AS start,
+             sum(${requests.amount_requested}) FILTER (WHERE ${inArray(requests.current_status, [...committingStatuses])}) AS committed,
+             sum(${requests.amount_requested}) FILTER (WHERE ${requests.current_status} = 'approved') AS spent
+      FROM ${requests}
+      WHERE ${requests.budget_id} = ${budgetId} AND ${requests.is_latest}
+      GROUP BY 1
+    )
+    SELECT to_char(months.start, 'YYYY-MM') AS month,
+           coalesce(
+             (SELECT (${budgetChanges.after} ->> 'amount')::numeric
+              FROM ${budgetChanges}
+              WHERE ${budgetChanges.budget_id} = ${budgetId}
+                AND ${budgetChanges.after} IS NOT NULL
+                AND ${budgetChanges.created_at} < (months.start + interval '1 month') AT TIME ZONE ${timezone}
+              ORDER BY ${budgetChanges.created_at} DESC, ${budgetChanges.id} DESC
+              LIMIT 1),
+             months.current_amount
+           )::text AS amount,
+           coalesce(sum(spending.committed) OVER running, 0)::text AS committed,
+           coalesce(sum(spending.spent) OVER running, 0)::text AS spent
+    FROM months
+    LEFT JOIN spending ON spending.start = months.start
+    WINDOW running AS (ORDER BY months.start)
+    ORDER BY months.start
+  `);
+  return result.rows;
+}
+
+/** Inserts a budget. */
+export async function insertBudget(
+  tx: Executor,
+  values: typeof budgets.$inferInsert,
+): Promise<BudgetRow> {
+  const [row] = await tx.insert(budgets).values(values).returning();
+  if (!row) throw new Error('budget insert returned nothing');
+  return row;
+}
+
+/** Changes a budget row and stamps modified_at. */
+export async function updateBudgetRow(
+  tx: Executor,
+  id: string,
+  values: Partial<typeof budgets.$inferInsert>,
+): Promise<BudgetRow> {
+  const [row] = await tx
+    .update(budgets)
+    .set({ ...values, modified_at: sql`now()` })
+    .where(eq(budgets.id, id))
+    .returning();
+  if (!row) throw new Error('budget update returned nothing');
+  return row;
+}
+
+/** Deletes a budget row (its changelog stays). */
+export async function deleteBudgetRow(tx: Executor, id: string): Promise<void> {
+  await tx.delete(budgets).where(eq(budgets.id, id));
+}
+
+/** Writes one changelog row: who, when, before → after (spec §3). */
+export async function recordBudgetChange(
+  tx: Executor,
+  change: {
+    organizationId: string;
+    budgetId: string;
+    code: string;
+    action: BudgetChangeAction;
+    actor: { id: string; fullname: string };
+    before: BudgetSnapshot | null;
+    after: BudgetSnapshot | null;
+  },
+): Promise<void> {
+  await tx.insert(budgetChanges).values({
+    organization_id: change.organizationId,
+    budget_id: change.budgetId,
+    budget_code: change.code,
+    action: change.action,
+    actor_id: change.actor.id,
+    actor_name: change.actor.fullname,
+    before: change.before,
+    after: change.after,
+  });
+}

@@ -1,0 +1,206 @@
+import {
+  balanceQuery,
+  balanceResponse,
+  budgetCodeParam,
+  budgetCodesResponse,
+  budgetDetailResponse,
+  budgetListQuery,
+  budgetListResponse,
+  budgetMutationResponse,
+  createBudgetRequest,
+  removeBudgetRequest,
+  removeBudgetResponse,
+  updateBudgetRequest,
+} from '@imprest/domain/api/budgets.ts';
+import { errorResponse } from '@imprest/domain/api/common.ts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { actorOf, authenticate } from '../../lib/authenticate.ts';
+import {
+  checkBudgetBalance,
+  createBudget,
+  downloadBudgetRequests,
+  getBudget,
+  listBudgetCodes,
+  listBudgets,
+  removeBudget,
+  updateBudget,
+} from './service.ts';
+
+const xlsxContentType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Budgets (spec §7): list, detail, codes, balance check, create, edit, archive, delete, download. */
+export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const preHandler = authenticate(context);
+    const tags = ['budgets'];
+    const security = [{ bearer: [] }];
+    const errors = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
+
+    app.get(
+      '/budget',
+      {
+        preHandler,
+        schema: {
+          tags,
+          summary: 'Budgets you may see (your department and "all" unless your role sees all)',
+          security,
+          querystring: budgetListQuery,
+          response: { 200: budgetListResponse, 400: errorResponse, 401: errorResponse },
+        },
+      },
+      async (request) => listBudgets(context, { actor: actorOf(request), query: request.query }),
+    );
+
+    // Declared before /budget/:code; find-my-way prefers the static path anyway.
+    app.get(
+      '/budget/codes',
+      {
+        preHandler,
+        schema: {
+          tags,
+          summary: 'Every active budget code with its available amount',
+          security,
+          response: { 200: budgetCodesResponse, 401: errorResponse },
+        },
+      },
+      async (request) => listBudgetCodes(context, { actor: actorOf(request) }),
+    );
+
+    app.get(
+      '/budget/:code',
+      {
+        preHandler,
+        schema: {
+          tags,
+          summary: 'One budget by code, with its requests, changelog and monthly history',
+          security,
+          params: budgetCodeParam,
+          response: { 200: budgetDetailResponse, 400: errorResponse, ...errors },
+        },
+      },
+      async (request) => getBudget(context, { actor: actorOf(request), code: request.params.code }),
+    );
+
+    app.get(
+      '/budget/:code/balance',
+      {
+        preHandler,
+        schema: {
+          tags,
+          summary: 'Whether the budget can fund an amount; total is its available amount',
+          security,
+          params: budgetCodeParam,
+          querystring: balanceQuery,
+          response: {
+            200: balanceResponse,
+            400: errorResponse,
+            401: errorResponse,
+            404: errorResponse,
+          },
+        },
+      },
+      async (request) =>
+        checkBudgetBalance(context, {
+          actor: actorOf(request),
+          code: request.params.code,
+          amount: request.query.amount,
+        }),
+    );
+
+    app.get(
+      '/budget/download/:code',
+      {
+        preHandler,
+        schema: {
+          tags,
+          summary: "The budget's requests as a spreadsheet (finance)",
+          security,
+          params: budgetCodeParam,
+          produces: [xlsxContentType],
+          response: {
+            200: z.unknown().describe('An xlsx file named "<code>-requests.xlsx"'),
+            400: errorResponse,
+            ...errors,
+          },
+        },
+      },
+      async (request, reply) => {
+        const file = await downloadBudgetRequests(context, {
+          actor: actorOf(request),
+          code: request.params.code,
+        });
+        return reply
+          .header('content-type', xlsxContentType)
+          .header('content-disposition', `attachment; filename="${file.filename}"`)
+          .send(file.stream);
+      },
+    );
+
+    app.post(
+      '/budget',
+      {
+        preHandler,
+        schema: {
+          tags,
+          summary: 'Create a budget (finance); the server computes the code',
+          security,
+          body: createBudgetRequest,
+          response: {
+            201: budgetMutationResponse,
+            400: errorResponse,
+            ...errors,
+            409: errorResponse,
+          },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send({
+          data: await createBudget(context, { actor: actorOf(request), input: request.body }),
+        }),
+    );
+
+    app.put(
+      '/budget',
+      {
+        preHandler,
+        schema: {
+          tags,
+          summary: 'Edit a budget, or archive / re-activate it with {id, current_status} (finance)',
+          security,
+          body: updateBudgetRequest,
+          response: {
+            200: budgetMutationResponse,
+            400: errorResponse,
+            ...errors,
+            409: errorResponse,
+          },
+        },
+      },
+      async (request) => ({
+        data: await updateBudget(context, { actor: actorOf(request), input: request.body }),
+      }),
+    );
+
+    app.post(
+      '/budget/remove',
+      {
+        preHandler,
+        schema: {
+          tags,
+          summary: 'Delete a budget that has no requests (finance)',
+          security,
+          body: removeBudgetRequest,
+          response: {
+            200: removeBudgetResponse,
+            400: errorResponse,
+            ...errors,
+            409: errorResponse,
+          },
+        },
+      },
+      async (request) => removeBudget(context, { actor: actorOf(request), id: request.body.id }),
+    );
+  };
+}
