@@ -12,6 +12,11 @@ import { RootLayout } from './root-layout.tsx';
 
 const dashboard = paths.dashboard;
 
+/** A dashboard path relative to /dashboard, as its child routes need it. */
+function relative(path: string): string {
+  return path.replace(/^\/dashboard\//, '');
+}
+
 /** A dashboard route (path relative to /dashboard) whose feature has not landed yet. */
 function comingSoon(path: string, page: string): RouteObject {
   return { path: path.replace(/^\/dashboard\//, ''), element: <ComingSoon page={page} /> };
@@ -51,24 +56,103 @@ export function createRouter() {
                     return { Component: HomePage };
                   },
                 },
-                comingSoon(dashboard.requests.path, 'Requests'),
-                comingSoon(dashboard.request.path, 'Request view'),
-                comingSoon(dashboard.viewRequest.path, 'Request view'),
+                {
+                  path: relative(dashboard.requests.path),
+                  lazy: async () => {
+                    const { RequestsPage } =
+                      await import('../features/requests/pages/requests-page.tsx');
+                    return { Component: RequestsPage };
+                  },
+                },
+                {
+                  path: relative(dashboard.request.path),
+                  lazy: async () => {
+                    const { RequestViewPage } =
+                      await import('../features/requests/pages/request-view-page.tsx');
+                    return { Component: RequestViewPage };
+                  },
+                },
+                {
+                  path: relative(dashboard.viewRequest.path),
+                  lazy: async () => {
+                    const { RequestViewPage } =
+                      await import('../features/requests/pages/request-view-page.tsx');
+                    return { Component: RequestViewPage };
+                  },
+                },
                 {
                   element: <RedirectIfLocked />,
-                  children: [comingSoon(dashboard.newRequest.path, 'New request')],
+                  children: [
+                    {
+                      path: relative(dashboard.newRequest.path),
+                      lazy: async () => {
+                        const { NewRequestPage } =
+                          await import('../features/requests/pages/new-request-page.tsx');
+                        return { Component: NewRequestPage };
+                      },
+                    },
+                  ],
                 },
                 comingSoon(dashboard.retirements.path, 'Retirements'),
                 comingSoon(dashboard.users.path, 'Users'),
                 comingSoon(dashboard.newUsers.path, 'New users'),
                 comingSoon(dashboard.viewUser.path, 'User view'),
-                comingSoon(dashboard.budgets.path, 'Budget'),
-                comingSoon(dashboard.budget.path, 'Budget details'),
-                comingSoon(dashboard.newBudget.path, 'New budget'),
-                comingSoon(dashboard.editBudget.path, 'Edit budget'),
-                comingSoon(dashboard.settings.path, 'Settings'),
-                comingSoon(dashboard.approvalMatrix.path, 'Approval matrix'),
-                comingSoon(dashboard.approvalObject.path, 'Approval details'),
+                {
+                  path: relative(dashboard.budgets.path),
+                  lazy: async () => {
+                    const { BudgetListPage } =
+                      await import('../features/budgets/pages/budget-list-page.tsx');
+                    return { Component: BudgetListPage };
+                  },
+                },
+                {
+                  path: relative(dashboard.budget.path),
+                  lazy: async () => {
+                    const { BudgetDetailPage } =
+                      await import('../features/budgets/pages/budget-detail-page.tsx');
+                    return { Component: BudgetDetailPage };
+                  },
+                },
+                {
+                  path: relative(dashboard.newBudget.path),
+                  lazy: async () => {
+                    const { NewBudgetPage } =
+                      await import('../features/budgets/pages/new-budget-page.tsx');
+                    return { Component: NewBudgetPage };
+                  },
+                },
+                {
+                  path: relative(dashboard.editBudget.path),
+                  lazy: async () => {
+                    const { EditBudgetPage } =
+                      await import('../features/budgets/pages/edit-budget-page.tsx');
+                    return { Component: EditBudgetPage };
+                  },
+                },
+                {
+                  path: relative(dashboard.settings.path),
+                  lazy: async () => {
+                    const { SettingsPage } =
+                      await import('../features/settings/pages/settings-page.tsx');
+                    return { Component: SettingsPage };
+                  },
+                },
+                {
+                  path: relative(dashboard.approvalMatrix.path),
+                  lazy: async () => {
+                    const { ApprovalMatrixPage } =
+                      await import('../features/approval-matrix/pages/approval-matrix-page.tsx');
+                    return { Component: ApprovalMatrixPage };
+                  },
+                },
+                {
+                  path: relative(dashboard.approvalObject.path),
+                  lazy: async () => {
+                    const { ApprovalObjectPage } =
+                      await import('../features/approval-matrix/pages/approval-object-page.tsx');
+                    return { Component: ApprovalObjectPage };
+                  },
+                },
                 { path: '*', element: <Navigate to={dashboard.home.getHref()} replace /> },
               ],
             },

@@ -2,7 +2,7 @@ import type { UserResponse } from '@imprest/domain/api/users.ts';
 import { roleLabels } from '@imprest/domain/enums.ts';
 import { Card, Col, Row, Statistic, Typography } from 'antd';
 import type { ReactNode } from 'react';
-import type { RequestSummary } from '../api/get-request-summary.ts';
+import type { SummaryResponse } from '@imprest/domain/api/requests.ts';
 
 type TileProps = { title: string; children: ReactNode };
 
@@ -17,7 +17,7 @@ function Tile({ title, children }: TileProps) {
 
 type SummaryTilesProps = {
   user: UserResponse;
-  summary: RequestSummary | undefined;
+  summary: SummaryResponse | undefined;
   isLoading: boolean;
 };
 

@@ -1,39 +1,37 @@
+import type { BudgetRequestResponse } from '@imprest/domain/api/budgets.ts';
 import { Button, Table, type TableColumnsType } from 'antd';
 import { useNavigate } from 'react-router';
 import { StatusTag } from '../../../components/status-tag.tsx';
 import { formatAmount, formatDate } from '../../../lib/format.ts';
+import { purposeLabel } from '../../../lib/request-labels.ts';
 import { tablePagination } from '../../../lib/pagination.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { paths } from '../../../paths.ts';
-import type { SummaryRequest } from '../api/get-request-summary.ts';
 
-type RecentRequestsTableProps = { requests: SummaryRequest[]; isLoading: boolean };
+type BudgetRequestsTableProps = { requests: BudgetRequestResponse[] };
 
-/** Home's 'Recent Requests' table (spec §2); on mobile a row click opens the request. */
-export function RecentRequestsTable({ requests, isLoading }: RecentRequestsTableProps) {
+/** The requests charged to a budget (spec §2, Budget detail); a row opens the request view. */
+export function BudgetRequestsTable({ requests }: BudgetRequestsTableProps) {
   const navigate = useNavigate();
   const isMobile = useIsMobile();
 
-  function openRequest(request: SummaryRequest) {
+  function openRequest(request: BudgetRequestResponse) {
     void navigate(paths.dashboard.viewRequest.getHref(request.id));
   }
 
-  const columns: TableColumnsType<SummaryRequest> = [
-    // Narrow phones keep purpose, amount and status; the row opens the full request.
+  const columns: TableColumnsType<BudgetRequestResponse> = [
+    { title: 'NAME', dataIndex: 'request_owner_name', key: 'name' },
     {
-      title: 'NAME',
-      dataIndex: 'request_owner_name',
-      key: 'name',
-      ellipsis: true,
-      responsive: ['sm'],
+      title: 'PURPOSE',
+      dataIndex: 'purpose',
+      key: 'purpose',
+      render: (purpose: string) => purposeLabel(purpose),
     },
-    { title: 'PURPOSE', dataIndex: 'purpose', key: 'purpose', ellipsis: true },
     {
       title: 'EXPENDITURE DATE',
       dataIndex: 'expenditure_date',
       key: 'expenditure_date',
-      responsive: ['md'],
-      render: (value: string | null) => formatDate(value),
+      render: (value: string) => formatDate(value),
     },
     {
       title: 'AMOUNT',
@@ -60,11 +58,10 @@ export function RecentRequestsTable({ requests, isLoading }: RecentRequestsTable
   ];
 
   return (
-    <Table<SummaryRequest>
+    <Table<BudgetRequestResponse>
       rowKey="id"
       columns={columns}
       dataSource={requests}
-      loading={isLoading}
       size={isMobile ? 'small' : 'middle'}
       scroll={{ x: 'max-content' }}
       locale={{ emptyText: 'No requests found!' }}
@@ -72,6 +69,7 @@ export function RecentRequestsTable({ requests, isLoading }: RecentRequestsTable
       onRow={(request) =>
         isMobile ? { onClick: () => openRequest(request), style: { cursor: 'pointer' } } : {}
       }
+      data-testid="budget-requests-table"
     />
   );
 }

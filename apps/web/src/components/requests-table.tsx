@@ -1,0 +1,100 @@
+import type { RequestItemResponse } from '@imprest/domain/api/requests.ts';
+import { Button, Table, type TableColumnsType, type TablePaginationConfig } from 'antd';
+import { formatAmount, formatDate } from '../lib/format.ts';
+import { purposeLabel } from '../lib/request-labels.ts';
+import { useIsMobile } from '../lib/use-media-query.ts';
+import { StatusTag } from './status-tag.tsx';
+
+type RequestsTableProps = {
+  requests: RequestItemResponse[];
+  isLoading: boolean;
+  pagination: TablePaginationConfig | false;
+  /** Spec §2 Tables in general: 'No <type> found!'. */
+  emptyText?: string;
+  /** A row click on larger screens, e.g. the requests list's preview panel. */
+  onPreview?: (request: RequestItemResponse) => void;
+  /** The action button, and a row click on mobile (spec §2 Tables in general). */
+  onOpen: (request: RequestItemResponse) => void;
+};
+
+/**
+ * The requests table of spec §2 (Home's 'Recent Requests' and the requests list): name, purpose,
+ * expenditure date, amount, status and an action. Narrow phones keep name, amount and status.
+ */
+export function RequestsTable({
+  requests,
+  isLoading,
+  pagination,
+  emptyText = 'No requests found!',
+  onPreview,
+  onOpen,
+}: RequestsTableProps) {
+  const isMobile = useIsMobile();
+
+  const columns: TableColumnsType<RequestItemResponse> = [
+    { title: 'NAME', dataIndex: 'request_owner_name', key: 'name', ellipsis: true },
+    {
+      title: 'PURPOSE',
+      dataIndex: 'purpose',
+      key: 'purpose',
+      responsive: ['sm'],
+      render: (purpose: string) => purposeLabel(purpose),
+    },
+    {
+      title: 'EXPENDITURE DATE',
+      dataIndex: 'expenditure_date',
+      key: 'expenditure_date',
+      responsive: ['md'],
+      render: (value: string) => formatDate(value),
+    },
+    {
+      title: 'AMOUNT',
+      key: 'amount',
+      align: 'right',
+      render: (_value, request) => formatAmount(request.amount_requested, request.amount_currency),
+    },
+    {
+      title: 'STATUS',
+      dataIndex: 'current_status',
+      key: 'status',
+      render: (status: string) => <StatusTag status={status} />,
+    },
+    {
+      title: <span className="sr-only">Action</span>,
+      key: 'action',
+      responsive: ['md'],
+      render: (_value, request) => (
+        <Button
+          size="small"
+          onClick={(event) => {
+            event.stopPropagation();
+            onOpen(request);
+          }}
+        >
+          View
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <Table<RequestItemResponse>
+      rowKey="id"
+      columns={columns}
+      dataSource={requests}
+      loading={isLoading}
+      size={isMobile ? 'small' : 'middle'}
+      scroll={{ x: 'max-content' }}
+      locale={{ emptyText }}
+      pagination={pagination}
+      onRow={(request) => {
+        const handleClick = isMobile ? onOpen : onPreview;
+        return {
+          onClick: handleClick ? () => handleClick(request) : undefined,
+          style: handleClick ? { cursor: 'pointer' } : undefined,
+          'data-testid': 'request-row',
+        };
+      }}
+    />
+  );
+}

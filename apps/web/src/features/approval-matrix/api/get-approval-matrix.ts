@@ -1,0 +1,18 @@
+import {
+  approvalMatrixResponse,
+  type ApprovalMatrixResponse,
+} from '@imprest/domain/api/approval-matrix.ts';
+import { useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+export const approvalMatrixQueryKey = ['approval-matrix'] as const;
+
+/** GET approval-matrix: the rows by start amount (decisions §5; admin permission). */
+export function getApprovalMatrix(): Promise<ApprovalMatrixResponse> {
+  return apiRequest('approval-matrix', { schema: approvalMatrixResponse });
+}
+
+/** The organisation's approval matrix. */
+export function useApprovalMatrix() {
+  return useQuery({ queryKey: approvalMatrixQueryKey, queryFn: getApprovalMatrix });
+}

@@ -1,0 +1,205 @@
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import type { ApprovalMatrixRowResponse } from '@imprest/domain/api/approval-matrix.ts';
+import {
+  approvalMatrixProblem,
+  sortedRows,
+  type ApprovalMatrixRow,
+} from '@imprest/domain/approval-matrix.ts';
+import { parseTypedAmount } from '@imprest/domain/budgets.ts';
+import { roleLabels } from '@imprest/domain/enums.ts';
+import { reviewerHierarchy, type ReviewerRole } from '@imprest/domain/requests.ts';
+import { Alert, Button, Card, Col, Flex, Form, Input, Row, Select, Switch } from 'antd';
+import { useState } from 'react';
+import { AmountInput, formatTypedAmount } from '../../../components/amount-input.tsx';
+import { useUpdateApprovalMatrix } from '../api/update-approval-matrix.ts';
+import { matrixLabels } from './matrix-labels.ts';
+
+/** Spec §8: a refused save. */
+const saveFailed = 'Error! Changes not saved!';
+
+type RowValues = {
+  /** Amounts as typed, with thousands separators; spec §5: parsed from digits only. */
+  startValue?: string;
+  endValue?: string;
+  description: string;
+  cascadingNotification: boolean;
+  reviewers: (ReviewerRole | undefined)[];
+};
+
+type MatrixFormValues = { rows: RowValues[] };
+
+function valuesOf(rows: ApprovalMatrixRowResponse[]): MatrixFormValues {
+  return {
+    rows: sortedRows(rows).map((row) => ({
+      startValue: formatTypedAmount(String(row.start_value), false),
+      endValue: row.end_value === null ? '' : formatTypedAmount(String(row.end_value), false),
+      description: row.description,
+      cascadingNotification: row.cascading_notification,
+      reviewers: [row.user_role[0], row.user_role[1], row.user_role[2]],
+    })),
+  };
+}
+
+/** Spec §5: approval matrix amounts are parsed from digits only; empty is none. */
+function digitsOf(text: string | undefined): number | null {
+  const digits = (text ?? '').replace(/\D/g, '');
+  return digits ? parseTypedAmount(digits) : null;
+}
+
+function rowsOf(values: MatrixFormValues): ApprovalMatrixRow[] {
+  return values.rows.map((row) => ({
+    start_value: digitsOf(row.startValue) ?? 0,
+    end_value: digitsOf(row.endValue),
+    description: row.description?.trim() ?? '',
+    cascading_notification: Boolean(row.cascadingNotification),
+    user_role: row.reviewers.filter((role): role is ReviewerRole => Boolean(role)),
+  }));
+}
+
+const roleOptions = reviewerHierarchy.map((role) => ({ value: role, label: roleLabels[role] }));
+
+type ApprovalMatrixFormProps = {
+  rows: ApprovalMatrixRowResponse[];
+  onCancel: () => void;
+  onSaved: () => void;
+};
+
+/** Spec §2 /dashboard/approval-object: edit the rows of the approval matrix and save them all. */
+export function ApprovalMatrixForm({ rows, onCancel, onSaved }: ApprovalMatrixFormProps) {
+  const [form] = Form.useForm<MatrixFormValues>();
+  const update = useUpdateApprovalMatrix();
+  const [problem, setProblem] = useState<string | null>(null);
+
+  function handleFinish(values: MatrixFormValues) {
+    const next = rowsOf(values);
+    const found = approvalMatrixProblem(next);
+    setProblem(found);
+    if (found) return;
+    update.mutate({ rows: next }, { onSuccess: onSaved });
+  }
+
+  return (
+    <Form<MatrixFormValues>
+      form={form}
+      layout="vertical"
+      initialValues={valuesOf(rows)}
+      onFinish={handleFinish}
+      disabled={update.isPending}
+      data-testid="approval-matrix-form"
+    >
+      <Form.List name="rows">
+        {(fields, { add, remove }) => (
+          <Flex vertical gap={16}>
+            {fields.map((field, index) => (
+              <Card
+                key={field.key}
+                size="small"
+                title={`Row ${index + 1}`}
+                extra={
+                  fields.length > 1 ? (
+                    <Button
+                      type="text"
+                      danger
+                      icon={<DeleteOutlined />}
+                      aria-label={`Remove row ${index + 1}`}
+                      onClick={() => remove(field.name)}
+                    />
+                  ) : null
+                }
+                data-testid="approval-row"
+              >
+                <Row gutter={16}>
+                  <Col xs={24} sm={12} lg={6}>
+                    <Form.Item
+                      label={matrixLabels.startAmount}
+                      name={[field.name, 'startValue']}
+                      rules={[{ required: true, message: 'Enter the start amount' }]}
+                    >
+                      <AmountInput placeholder="0" allowDecimals={false} />
+                    </Form.Item>
+                  </Col>
+                  <Col xs={24} sm={12} lg={6}>
+                    <Form.Item
+                      label={matrixLabels.endAmount}
+                      name={[field.name, 'endValue']}
+                      extra="Leave empty for no upper limit"
+                    >
+                      <AmountInput placeholder="No limit" allowDecimals={false} />
+                    </Form.Item>
+                  </Col>
+                  <Col xs={24} sm={12} lg={8}>
+                    <Form.Item label={matrixLabels.description} name={[field.name, 'description']}>
+                      <Input maxLength={200} />
+                    </Form.Item>
+                  </Col>
+                  <Col xs={24} sm={12} lg={4}>
+                    <Form.Item
+                      label={matrixLabels.cascadingNotification}
+                      name={[field.name, 'cascadingNotification']}
+                      valuePropName="checked"
+                    >
+                      <Switch />
+                    </Form.Item>
+                  </Col>
+                  {matrixLabels.reviewers.map((label, position) => (
+                    <Col key={label} xs={24} sm={8}>
+                      <Form.Item
+                        label={label}
+                        name={[field.name, 'reviewers', position]}
+                        rules={
+                          position === 0
+                            ? [{ required: true, message: 'Choose the first reviewer' }]
+                            : []
+                        }
+                      >
+                        <Select<ReviewerRole>
+                          allowClear={position > 0}
+                          placeholder={position === 0 ? 'Select a role' : 'None'}
+                          options={roleOptions}
+                        />
+                      </Form.Item>
+                    </Col>
+                  ))}
+                </Row>
+              </Card>
+            ))}
+            <Button
+              type="dashed"
+              icon={<PlusOutlined />}
+              onClick={() =>
+                add({
+                  startValue: '',
+                  endValue: '',
+                  description: '',
+                  cascadingNotification: false,
+                  reviewers: [],
+                } satisfies RowValues)
+              }
+            >
+              Add row
+            </Button>
+          </Flex>
+        )}
+      </Form.List>
+      {problem ? <Alert type="warning" showIcon title={problem} style={{ marginTop: 16 }} /> : null}
+      {update.isError ? (
+        <Alert
+          type="error"
+          showIcon
+          title={saveFailed}
+          description={update.error.message}
+          style={{ marginTop: 16 }}
+          data-testid="matrix-save-error"
+        />
+      ) : null}
+      <Flex gap={12} justify="flex-end" wrap style={{ marginTop: 16 }}>
+        <Button onClick={onCancel} disabled={false}>
+          Cancel
+        </Button>
+        <Button type="primary" htmlType="submit" loading={update.isPending}>
+          Save
+        </Button>
+      </Flex>
+    </Form>
+  );
+}

@@ -1,0 +1,45 @@
+import { isSuperAdmin } from '@imprest/domain/permissions.ts';
+import { Alert, Button, Card, Flex, Typography } from 'antd';
+import { useNavigate } from 'react-router';
+import { useCurrentUser } from '../../../lib/session.tsx';
+import { useGoBack } from '../../../lib/use-go-back.ts';
+import { useIsMobile } from '../../../lib/use-media-query.ts';
+import { paths } from '../../../paths.ts';
+import { useApprovalMatrix } from '../api/get-approval-matrix.ts';
+import { ApprovalMatrixTable } from '../components/approval-matrix-table.tsx';
+
+/** Route /dashboard/approval-matrix: who reviews which amounts; directors may edit (spec §2). */
+export function ApprovalMatrixPage() {
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const isMobile = useIsMobile();
+  const matrix = useApprovalMatrix();
+
+  const handleBack = useGoBack(paths.dashboard.home.getHref());
+
+  return (
+    <Card size={isMobile ? 'small' : 'medium'}>
+      <Flex vertical gap={16}>
+        {matrix.isError ? <Alert type="error" showIcon title={matrix.error.message} /> : null}
+        {matrix.data?.is_default ? (
+          <Typography.Text type="secondary">
+            The organisation uses the default approval matrix.
+          </Typography.Text>
+        ) : null}
+        <ApprovalMatrixTable rows={matrix.data?.rows ?? []} isLoading={matrix.isPending} />
+        <Flex gap={12} justify="flex-end" wrap>
+          <Button onClick={handleBack}>Back</Button>
+          {isSuperAdmin(user.role) ? (
+            <Button
+              type="primary"
+              onClick={() => void navigate(paths.dashboard.approvalObject.getHref())}
+              disabled={!matrix.data}
+            >
+              Edit
+            </Button>
+          ) : null}
+        </Flex>
+      </Flex>
+    </Card>
+  );
+}

@@ -1,0 +1,43 @@
+import { isSuperAdmin } from '@imprest/domain/permissions.ts';
+import { Alert, App, Card, Skeleton } from 'antd';
+import { Navigate, useNavigate } from 'react-router';
+import { useCurrentUser } from '../../../lib/session.tsx';
+import { useIsMobile } from '../../../lib/use-media-query.ts';
+import { paths } from '../../../paths.ts';
+import { useApprovalMatrix } from '../api/get-approval-matrix.ts';
+import { ApprovalMatrixForm } from '../components/approval-matrix-form.tsx';
+
+/** Route /dashboard/approval-object: the director's edit form of the approval matrix (spec §2). */
+export function ApprovalObjectPage() {
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const isMobile = useIsMobile();
+  const { message } = App.useApp();
+  const matrix = useApprovalMatrix();
+
+  // Decisions §9: only a director replaces the approval matrix.
+  if (!isSuperAdmin(user.role)) {
+    return <Navigate to={paths.dashboard.approvalMatrix.getHref()} replace />;
+  }
+
+  function goToMatrix() {
+    void navigate(paths.dashboard.approvalMatrix.getHref(), { replace: true });
+  }
+
+  return (
+    <Card size={isMobile ? 'small' : 'medium'}>
+      {matrix.isPending ? <Skeleton active paragraph={{ rows: 6 }} /> : null}
+      {matrix.isError ? <Alert type="error" showIcon title={matrix.error.message} /> : null}
+      {matrix.data ? (
+        <ApprovalMatrixForm
+          rows={matrix.data.rows}
+          onCancel={goToMatrix}
+          onSaved={() => {
+            void message.success('Approval matrix saved');
+            goToMatrix();
+          }}
+        />
+      ) : null}
+    </Card>
+  );
+}

@@ -1,0 +1,229 @@
+import { budgetPayload, type CreateBudgetRequest } from '@imprest/domain/api/budgets.ts';
+import {
+  budgetDepartments,
+  budgetForm,
+  parseTypedAmount,
+  type BudgetFormInput,
+} from '@imprest/domain/budgets.ts';
+import { costCodeMax, costCodeMin } from '@imprest/domain/constants.ts';
+import { branchNames, budgetCategoryNames, currencies } from '@imprest/domain/enums.ts';
+import { Alert, Button, Card, Col, Flex, Form, Input, InputNumber, Row, Select } from 'antd';
+import type { FormRule } from 'antd';
+import type { ReactNode } from 'react';
+import { currencyLabel } from '../../../lib/request-labels.ts';
+import { AmountInput } from '../../../components/amount-input.tsx';
+import { formatNumber } from '../../../lib/format.ts';
+import { useIsMobile } from '../../../lib/use-media-query.ts';
+import { zodRule } from '../../../lib/zod-rule.ts';
+import { branchLabels, budgetDepartmentLabel, categoryLabel } from '../utils/labels.ts';
+import { BudgetCodePreview } from './budget-code-preview.tsx';
+
+/** The form's values as antd holds them: the cost code is empty (null) until one is typed. */
+export type BudgetFormValues = Omit<BudgetFormInput, 'code'> & { code: number | null };
+
+type BudgetFormProps = {
+  initialValues: BudgetFormValues;
+  /** Spec §4: once a budget has requests its currency, category, branch and code are frozen. */
+  isFrozen?: boolean;
+  /** Spec §2: an edit may only increase the amount, so it may not go below this. */
+  minimumAmount?: number;
+  isSaving: boolean;
+  /** An alert shown above the fields (the failure of the last save). */
+  alert?: ReactNode;
+  /** More buttons between Cancel and Save (the edit page's Delete). */
+  extraActions?: ReactNode;
+  onSubmit: (payload: CreateBudgetRequest) => void;
+  onCancel: () => void;
+};
+
+const shape = budgetForm.shape;
+
+const departmentOptions = budgetDepartments.map((value) => ({
+  value,
+  label: budgetDepartmentLabel(value),
+}));
+const currencyOptions = currencies.map((value) => ({ value, label: currencyLabel(value) }));
+const categoryOptions = budgetCategoryNames.map((value) => ({
+  value,
+  label: categoryLabel(value),
+}));
+const branchOptions = branchNames.map((value) => ({ value, label: branchLabels[value] }));
+
+/** The form values as the domain's form schema reads them. */
+function toFormInput(values: BudgetFormValues | undefined): unknown {
+  if (!values) return undefined;
+  return { ...values, code: values.code ?? undefined };
+}
+
+/** Whether the typed amount stays at or above the minimum of an edit. */
+function isAtLeast(amount: string | undefined, minimum: number | undefined): boolean {
+  if (minimum === undefined) return true;
+  const value = parseTypedAmount(amount ?? '');
+  return Number.isNaN(value) || value >= minimum;
+}
+
+/**
+ * The add / edit budget form (spec §2, §5): the fields of spec §3, the live budget code, the cost
+ * code warning and the description hint. Save stays disabled while anything is invalid.
+ */
+export function BudgetForm({
+  initialValues,
+  isFrozen = false,
+  minimumAmount,
+  isSaving,
+  alert,
+  extraActions,
+  onSubmit,
+  onCancel,
+}: BudgetFormProps) {
+  const [form] = Form.useForm<BudgetFormValues>();
+  const isMobile = useIsMobile();
+  const values = Form.useWatch([], form) as BudgetFormValues | undefined;
+  const parsed = budgetForm.safeParse(toFormInput(values));
+  const isValid = parsed.success && isAtLeast(values?.amount, minimumAmount);
+
+  const minimumRule: FormRule = {
+    validator: async (_rule, value: string | undefined) => {
+      if (!isAtLeast(value, minimumAmount) && minimumAmount !== undefined) {
+        throw new Error(
+          `The amount can only be increased; it is ${formatNumber(minimumAmount)} now.`,
+        );
+      }
+    },
+  };
+
+  function handleFinish(submitted: BudgetFormValues) {
+    const result = budgetForm.safeParse(toFormInput(submitted));
+    if (!result.success) return;
+    onSubmit(budgetPayload(result.data));
+  }
+
+  return (
+    <Form<BudgetFormValues>
+      form={form}
+      name="budget"
+      layout="vertical"
+      initialValues={initialValues}
+      onFinish={handleFinish}
+      disabled={isSaving}
+      scrollToFirstError
+    >
+      <Flex vertical gap={16}>
+        {alert}
+        <Row gutter={[16, 16]}>
+          <Col xs={24} lg={16}>
+            <Card title="Budget details" size={isMobile ? 'small' : 'medium'}>
+              <Row gutter={16}>
+                <Col xs={24} md={12}>
+                  <Form.Item label="Name" name="name" required rules={[zodRule(shape.name)]}>
+                    <Input autoComplete="off" maxLength={200} />
+                  </Form.Item>
+                </Col>
+                <Col xs={24} md={12}>
+                  <Form.Item
+                    label="Amount"
+                    name="amount"
+                    required
+                    rules={[zodRule(shape.amount), minimumRule]}
+                    extra={
+                      minimumAmount === undefined
+                        ? undefined
+                        : `Amounts can only go up: at least ${formatNumber(minimumAmount)}.`
+                    }
+                  >
+                    <AmountInput placeholder="0" />
+                  </Form.Item>
+                </Col>
+                <Col xs={24} md={12}>
+                  <Form.Item label="Department" name="department">
+                    <Select
+                      options={departmentOptions}
+                      showSearch={{ optionFilterProp: 'label' }}
+                    />
+                  </Form.Item>
+                </Col>
+                <Col xs={24} md={12}>
+                  <Form.Item
+                    label="Currency"
+                    name="currency"
+                    required
+                    rules={[zodRule(shape.currency)]}
+                  >
+                    <Select options={currencyOptions} disabled={isFrozen} />
+                  </Form.Item>
+                </Col>
+                <Col xs={24} md={12}>
+                  <Form.Item
+                    label="Expense category"
+                    name="categories"
+                    required
+                    rules={[zodRule(shape.categories)]}
+                  >
+                    <Select options={categoryOptions} disabled={isFrozen} />
+                  </Form.Item>
+                </Col>
+                <Col xs={24} md={12}>
+                  <Form.Item label="Branch" name="branch" required rules={[zodRule(shape.branch)]}>
+                    <Select options={branchOptions} disabled={isFrozen} />
+                  </Form.Item>
+                </Col>
+                <Col xs={24} md={12}>
+                  <Form.Item
+                    label="Cost code"
+                    name="code"
+                    required
+                    rules={[zodRule(shape.code)]}
+                    extra={`A number from ${costCodeMin} to ${costCodeMax}.`}
+                  >
+                    <InputNumber
+                      inputMode="numeric"
+                      placeholder={`${costCodeMin}–${costCodeMax}`}
+                      disabled={isFrozen}
+                      style={{ width: '100%' }}
+                    />
+                  </Form.Item>
+                </Col>
+                <Col xs={24}>
+                  <Form.Item
+                    label="Description"
+                    name="description"
+                    rules={[zodRule(shape.description)]}
+                    extra="Use the description for extra metadata such as the source of funds or intended purpose."
+                    style={{ marginBottom: 0 }}
+                  >
+                    <Input.TextArea autoSize={{ minRows: 3, maxRows: 8 }} maxLength={2000} />
+                  </Form.Item>
+                </Col>
+              </Row>
+            </Card>
+          </Col>
+          <Col xs={24} lg={8}>
+            <Card title="Budget code" size={isMobile ? 'small' : 'medium'}>
+              <Flex vertical gap={16}>
+                <BudgetCodePreview
+                  category={values?.categories ?? initialValues.categories}
+                  branch={values?.branch ?? initialValues.branch}
+                  costCode={values ? values.code : initialValues.code}
+                />
+                <Alert
+                  type="warning"
+                  showIcon
+                  title={`The cost code accepts only numbers from ${costCodeMin} to ${costCodeMax}, and the final budget code is computed from the expense category and branch.`}
+                />
+              </Flex>
+            </Card>
+          </Col>
+        </Row>
+        <Flex gap={12} justify="flex-end" wrap>
+          <Button onClick={onCancel} disabled={false}>
+            Cancel
+          </Button>
+          {extraActions}
+          <Button type="primary" htmlType="submit" disabled={!isValid} loading={isSaving}>
+            Save
+          </Button>
+        </Flex>
+      </Flex>
+    </Form>
+  );
+}

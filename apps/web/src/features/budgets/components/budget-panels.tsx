@@ -1,0 +1,67 @@
+import { Card, Col, Progress, Row, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { formatAmount } from '../../../lib/format.ts';
+import type { BudgetDetail } from '../api/get-budget.ts';
+import { branchLabels, categoryLabel } from '../utils/labels.ts';
+
+type PanelProps = { title: string; children: ReactNode; testId: string };
+
+function Panel({ title, children, testId }: PanelProps) {
+  return (
+    <Card size="small" style={{ height: '100%' }} data-testid={testId}>
+      <Typography.Text type="secondary">{title}</Typography.Text>
+      <div style={{ marginTop: 8, fontSize: 18, fontWeight: 600, overflowWrap: 'anywhere' }}>
+        {children}
+      </div>
+    </Card>
+  );
+}
+
+type BudgetPanelsProps = { budget: BudgetDetail };
+
+/**
+ * Budget Amount, Remaining Balance (amount minus what requests hold: `available`), Expense
+ * category and Branch (spec §2); two a row on phones, four on desktops.
+ */
+export function BudgetPanels({ budget }: BudgetPanelsProps) {
+  const [category, branch] = budget.meta_data;
+  const usedPercent =
+    budget.amount > 0 ? Math.min(100, Math.round((budget.committed / budget.amount) * 100)) : 0;
+
+  return (
+    <Row gutter={[12, 12]}>
+      <Col xs={24} sm={12} xl={6}>
+        <Panel title="Budget Amount" testId="panel-amount">
+          {formatAmount(budget.amount, budget.amount_currency)}
+        </Panel>
+      </Col>
+      <Col xs={24} sm={12} xl={6}>
+        <Panel title="Remaining Balance" testId="panel-balance">
+          <span style={{ color: budget.available > 0 ? undefined : '#cf1322' }}>
+            {formatAmount(budget.available, budget.amount_currency)}
+          </span>
+          <Progress
+            percent={usedPercent}
+            size="small"
+            showInfo={false}
+            status={usedPercent >= 100 ? 'exception' : 'normal'}
+            aria-label={`${usedPercent}% committed`}
+          />
+          <Typography.Text type="secondary" style={{ fontSize: 12, fontWeight: 400 }}>
+            {formatAmount(budget.committed, budget.amount_currency)} committed ({usedPercent}%)
+          </Typography.Text>
+        </Panel>
+      </Col>
+      <Col xs={12} xl={6}>
+        <Panel title="Expense category" testId="panel-category">
+          {categoryLabel(category)}
+        </Panel>
+      </Col>
+      <Col xs={12} xl={6}>
+        <Panel title="Branch" testId="panel-branch">
+          {branchLabels[branch]}
+        </Panel>
+      </Col>
+    </Row>
+  );
+}

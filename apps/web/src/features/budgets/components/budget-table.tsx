@@ -1,0 +1,102 @@
+import type { BudgetResponse } from '@imprest/domain/api/budgets.ts';
+import { Button, Table, type TableColumnsType } from 'antd';
+import { useNavigate } from 'react-router';
+import { formatAmount } from '../../../lib/format.ts';
+import { tablePagination } from '../../../lib/pagination.ts';
+import { useIsMobile } from '../../../lib/use-media-query.ts';
+import { paths } from '../../../paths.ts';
+import { budgetDepartmentLabel } from '../utils/labels.ts';
+import { BudgetStatusTag } from './budget-status-tag.tsx';
+
+type BudgetTableProps = {
+  budgets: BudgetResponse[];
+  total: number;
+  page: number;
+  pageSize: number;
+  isLoading: boolean;
+  onPageChange: (page: number, pageSize: number) => void;
+};
+
+/** The budget list of spec §2: NAME, CODE, AMOUNT, DEPARTMENT, STATUS and 'View Budget'. */
+export function BudgetTable({
+  budgets,
+  total,
+  page,
+  pageSize,
+  isLoading,
+  onPageChange,
+}: BudgetTableProps) {
+  const navigate = useNavigate();
+  const isMobile = useIsMobile();
+
+  function openBudget(budget: BudgetResponse) {
+    void navigate(paths.dashboard.budget.getHref(budget.code));
+  }
+
+  const columns: TableColumnsType<BudgetResponse> = [
+    {
+      title: 'NAME',
+      dataIndex: 'name',
+      key: 'name',
+      // Phones wrap long names so that CODE and AMOUNT stay in view; the table scrolls for the rest.
+      render: (name: string) => (
+        <span style={isMobile ? { display: 'block', minWidth: 120, maxWidth: 150 } : undefined}>
+          {name}
+        </span>
+      ),
+    },
+    { title: 'CODE', dataIndex: 'code', key: 'code' },
+    {
+      title: 'AMOUNT',
+      key: 'amount',
+      align: 'right',
+      render: (_value, budget) => formatAmount(budget.amount, budget.amount_currency),
+    },
+    {
+      title: 'DEPARTMENT',
+      dataIndex: 'department',
+      key: 'department',
+      render: (department: BudgetResponse['department']) => budgetDepartmentLabel(department),
+    },
+    {
+      title: 'STATUS',
+      dataIndex: 'current_status',
+      key: 'status',
+      render: (status: BudgetResponse['current_status']) => <BudgetStatusTag status={status} />,
+    },
+    {
+      title: <span className="sr-only">Action</span>,
+      key: 'action',
+      // Spec §2: on mobile the row itself is the action.
+      responsive: ['md'],
+      render: (_value, budget) => (
+        <Button size="small" onClick={() => openBudget(budget)}>
+          View Budget
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <Table<BudgetResponse>
+      rowKey="id"
+      columns={columns}
+      dataSource={budgets}
+      loading={isLoading}
+      size={isMobile ? 'small' : 'middle'}
+      scroll={{ x: 'max-content' }}
+      // While the first page loads the spinner speaks; 'No budgets found!' only once it is known.
+      locale={{ emptyText: isLoading ? ' ' : 'No budgets found!' }}
+      pagination={tablePagination(total, {
+        current: page,
+        pageSize,
+        onChange: onPageChange,
+        size: isMobile ? 'small' : undefined,
+      })}
+      onRow={(budget) =>
+        isMobile ? { onClick: () => openBudget(budget), style: { cursor: 'pointer' } } : {}
+      }
+      data-testid="budget-table"
+    />
+  );
+}

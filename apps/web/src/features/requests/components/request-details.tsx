@@ -1,0 +1,96 @@
+import type { RequestResponse } from '@imprest/domain/api/requests.ts';
+import { Descriptions, type DescriptionsProps } from 'antd';
+import { formatDate, formatNumber } from '../../../lib/format.ts';
+import {
+  currencyLabel,
+  departmentLabel,
+  paymentMethodLabels,
+  purposeLabels,
+  taxModeLabels,
+} from '../../../lib/request-labels.ts';
+import {
+  budgetCodeLabel,
+  fieldLabels,
+  modeLabel,
+  modesOf,
+  modeText,
+  supplierLabel,
+} from './request-fields.ts';
+
+const columns = { xs: 1, sm: 2, md: 2, lg: 3, xl: 3, xxl: 3 };
+
+type RequestDetailsProps = { request: RequestResponse };
+
+/** The request form's content, read-only (spec §2 Request view). */
+export function RequestDetails({ request }: RequestDetailsProps) {
+  const items: DescriptionsProps['items'] = [
+    { key: 'name', label: fieldLabels.name, children: request.request_owner_name },
+    {
+      key: 'department',
+      label: fieldLabels.department,
+      children: departmentLabel(request.department),
+    },
+    { key: 'purpose', label: fieldLabels.purpose, children: purposeLabels[request.purpose] },
+  ];
+  if (modesOf(request.purpose).length > 0) {
+    items.push({
+      key: 'mode',
+      label: modeLabel(request.purpose),
+      children: request.mode_of_service ? modeText(request.mode_of_service) : '—',
+    });
+  }
+  items.push(
+    {
+      key: 'supplier',
+      label: supplierLabel(request.purpose),
+      children: request.name_of_establishment ?? '—',
+    },
+    {
+      key: 'date',
+      label: fieldLabels.expenditureDate,
+      children: formatDate(request.expenditure_date),
+    },
+    {
+      key: 'amount',
+      label: fieldLabels.amountRequired,
+      children: <span data-testid="request-amount">{formatNumber(request.amount_requested)}</span>,
+    },
+    {
+      key: 'currency',
+      label: fieldLabels.currency,
+      children: currencyLabel(request.amount_currency),
+    },
+    {
+      key: 'budget',
+      label: fieldLabels.budgetCode,
+      children: budgetCodeLabel(request.budget),
+    },
+    {
+      key: 'payment',
+      label: fieldLabels.paymentMode,
+      children: paymentMethodLabels[request.payment_mode],
+    },
+    { key: 'tax', label: fieldLabels.taxStatus, children: taxModeLabels[request.tax_status] },
+    {
+      key: 'justification',
+      label: fieldLabels.expenditureJustification,
+      span: columns,
+      children: (
+        <span style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          {request.expenditure_justification || '—'}
+        </span>
+      ),
+    },
+  );
+
+  return (
+    <Descriptions
+      bordered
+      size="small"
+      layout="vertical"
+      column={columns}
+      items={items}
+      data-testid="request-details"
+    />
+  );
+}

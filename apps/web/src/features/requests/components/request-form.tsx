@@ -1,0 +1,437 @@
+import type { RequestResponse } from '@imprest/domain/api/requests.ts';
+import type { UserResponse } from '@imprest/domain/api/users.ts';
+import { parseTypedAmount } from '@imprest/domain/budgets.ts';
+import {
+  currencies,
+  paymentMethods,
+  requestCategoryNames,
+  taxModes,
+  type Currency,
+  type PaymentMethod,
+  type RequestCategory,
+  type TaxMode,
+} from '@imprest/domain/enums.ts';
+import { messages } from '@imprest/domain/messages.ts';
+import { Alert, Button, Col, DatePicker, Flex, Form, Input, Row, Select, Typography } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { AmountInput, formatTypedAmount } from '../../../components/amount-input.tsx';
+import { formatAmount } from '../../../lib/format.ts';
+import {
+  currencyLabel,
+  departmentLabel,
+  paymentMethodLabels,
+  purposeLabels,
+  taxModeLabels,
+} from '../../../lib/request-labels.ts';
+import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
+import { useGoBack } from '../../../lib/use-go-back.ts';
+import { paths } from '../../../paths.ts';
+import { useBudgetBalance } from '../api/check-budget-balance.ts';
+import { useBudgetCodes, type BudgetCodeEntry } from '../api/get-budget-codes.ts';
+import { useResubmitRequest } from '../api/resubmit-request.ts';
+import { useSubmitRequest, type SubmitRequestBody } from '../api/submit-request.ts';
+import {
+  budgetCodeLabel,
+  fieldLabels,
+  modeLabel,
+  modesOf,
+  modeText,
+  supplierLabel,
+} from './request-fields.ts';
+
+/** Spec §8: a refused submission. */
+const submitFailed = 'Error! Invalid data in request submitted';
+/** Spec §5: an exclusive tax status must be explained. */
+const taxExclusiveNote =
+  'If tax status is exclusive, the tax status must be explained in the description.';
+/** Spec §5 guidance shown with the purpose. */
+const supportingDocumentsNote =
+  'Supporting documents are encouraged for requests other than petty cash.';
+const foodExpensesNote =
+  'Food expenses are reimbursed afterwards on evidence. Major deviations from approved amounts may be rejected.';
+
+/** How long the amount rests before the budget check runs, so typing does not flood the server. */
+const balanceCheckDelayMs = 400;
+
+type RequestFormValues = {
+  name: string;
+  department: string;
+  purpose?: RequestCategory;
+  modeOfService?: string;
+  supplier?: string;
+  expenditureDate: Dayjs;
+  expenditureJustification?: string;
+  /** As typed, with thousands separators (the shared AmountInput keeps text). */
+  amountRequired?: string;
+  currency: Currency;
+  budgetCode?: string;
+  paymentMode: PaymentMethod;
+  taxStatus: TaxMode;
+};
+
+/** Spec §3 form defaults, or the request being edited. */
+function initialValues(
+  user: UserResponse,
+  request: RequestResponse | undefined,
+): RequestFormValues {
+  const base = {
+    name: user.fullname,
+    department: departmentLabel(user.department),
+  };
+  if (!request) {
+    return {
+      ...base,
+      expenditureDate: dayjs().startOf('day'),
+      currency: 'tzs',
+      paymentMode: 'cash',
+      taxStatus: 'taxInclusive',
+    };
+  }
+  const expenditureDate = dayjs(request.expenditure_date);
+  return {
+    ...base,
+    purpose: request.purpose,
+    modeOfService: request.mode_of_service ?? undefined,
+    supplier: request.name_of_establishment ?? undefined,
+    // A date that has passed meanwhile is not allowed again (spec §5): start from today.
+    expenditureDate: expenditureDate.isBefore(dayjs(), 'day')
+      ? dayjs().startOf('day')
+      : expenditureDate,
+    expenditureJustification: request.expenditure_justification,
+    amountRequired: formatTypedAmount(String(request.amount_requested)),
+    currency: request.amount_currency,
+    budgetCode: request.budget_code,
+    paymentMode: request.payment_mode,
+    taxStatus: request.tax_status,
+  };
+}
+
+/** The amount of the typed text, or null while nothing (readable) is typed. */
+function amountOf(text: string | undefined): number | null {
+  const value = parseTypedAmount(text ?? '');
+  return Number.isFinite(value) ? value : null;
+}
+
+function payloadOf(values: RequestFormValues, user: UserResponse): SubmitRequestBody {
+  return {
+    amount_requested: amountOf(values.amountRequired) ?? 0,
+    amount_currency: values.currency,
+    department: user.department,
+    purpose: values.purpose ?? 'other',
+    expenditure_date: values.expenditureDate.format('YYYY-MM-DD'),
+    tax_status: values.taxStatus,
+    request_owner_name: user.fullname,
+    request_owner_id: user.id,
+    name_of_establishment: values.supplier?.trim() || null,
+    expenditure_justification: values.expenditureJustification?.trim() ?? '',
+    mode_of_service: modesOf(values.purpose).length > 0 ? (values.modeOfService ?? null) : null,
+    budget_code: values.budgetCode ?? '',
+    payment_mode: values.paymentMode,
+    file_paths: [],
+  };
+}
+
+/** Spec §5: the calendar disallows dates before today. */
+function isBeforeToday(date: Dayjs): boolean {
+  return date.isBefore(dayjs(), 'day');
+}
+
+function filterBudgetCode(input: string, option?: { label?: unknown }): boolean {
+  return String(option?.label ?? '')
+    .toLowerCase()
+    .includes(input.trim().toLowerCase());
+}
+
+type RequestFormProps = {
+  user: UserResponse;
+  /** The request returned for edits that this form resubmits (edit mode). */
+  editing?: RequestResponse;
+  onSubmitted: (request: RequestResponse) => void;
+};
+
+/**
+ * The request form of spec §2–§5: new request, or the owner's resubmission of a request returned for
+ * edits. Submit is hidden while the budget check finds the amount too large or the currency
+ * different from the budget code's.
+ */
+export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
+  const [form] = Form.useForm<RequestFormValues>();
+  const handleCancel = useGoBack(paths.dashboard.requests.getHref());
+  const submit = useSubmitRequest();
+  const resubmit = useResubmitRequest();
+  const mutation = editing ? resubmit : submit;
+  const budgetCodes = useBudgetCodes();
+
+  const purpose = Form.useWatch('purpose', form);
+  const taxStatus = Form.useWatch('taxStatus', form);
+  const currency = Form.useWatch('currency', form);
+  const budgetCode = Form.useWatch('budgetCode', form);
+  const amount = amountOf(Form.useWatch('amountRequired', form));
+  const checkedAmount = useDebouncedValue(amount, balanceCheckDelayMs);
+  const balance = useBudgetBalance(budgetCode, checkedAmount);
+
+  const modes = modesOf(purpose);
+  const selectedBudget: BudgetCodeEntry | undefined = budgetCodes.data?.find(
+    (entry) => entry.code === budgetCode,
+  );
+
+  // Spec §5: compare with the chosen code's available total (`total`) as soon as it is known; the
+  // typed amount is compared at once, while its own check is still on the way.
+  let budgetProblem: string | null = null;
+  if (budgetCode && balance.data) {
+    if (amount !== null && amount > balance.data.total) {
+      budgetProblem = messages.amountExceedsBalance;
+    } else if (currency && currency !== balance.data.currency) {
+      budgetProblem = messages.currencyDiffers;
+    }
+  }
+  const isChecking = Boolean(budgetCode) && (balance.isFetching || checkedAmount !== amount);
+
+  function handleFinish(values: RequestFormValues) {
+    const body = payloadOf(values, user);
+    const options = { onSuccess: onSubmitted };
+    if (editing) resubmit.mutate({ ...body, parent_request: editing.id }, options);
+    else submit.mutate(body, options);
+  }
+
+  function handlePurposeChange(next: RequestCategory) {
+    const nextModes = modesOf(next);
+    const current = form.getFieldValue('modeOfService') as string | undefined;
+    if (!current || !nextModes.includes(current)) form.setFieldValue('modeOfService', undefined);
+  }
+
+  const half = { xs: 24, md: 12 };
+
+  return (
+    <Form<RequestFormValues>
+      form={form}
+      layout="vertical"
+      initialValues={initialValues(user, editing)}
+      onFinish={handleFinish}
+      disabled={mutation.isPending}
+      scrollToFirstError
+      data-testid="request-form"
+    >
+      {mutation.isError ? (
+        <Alert
+          type="error"
+          showIcon
+          title={submitFailed}
+          description={mutation.error.message}
+          style={{ marginBottom: 16 }}
+          data-testid="request-submit-error"
+        />
+      ) : null}
+      <Row gutter={16}>
+        <Col {...half}>
+          <Form.Item label={fieldLabels.name} name="name">
+            <Input readOnly variant="filled" />
+          </Form.Item>
+        </Col>
+        <Col {...half}>
+          <Form.Item label={fieldLabels.department} name="department">
+            <Input readOnly variant="filled" />
+          </Form.Item>
+        </Col>
+        <Col {...half}>
+          <Form.Item
+            label={fieldLabels.purpose}
+            name="purpose"
+            rules={[{ required: true, message: 'Choose the purpose of the request' }]}
+          >
+            <Select<RequestCategory>
+              placeholder="Select a purpose"
+              onChange={handlePurposeChange}
+              options={requestCategoryNames.map((name) => ({
+                value: name,
+                label: purposeLabels[name],
+              }))}
+            />
+          </Form.Item>
+        </Col>
+        {modes.length > 0 ? (
+          <Col {...half}>
+            <Form.Item
+              label={modeLabel(purpose)}
+              name="modeOfService"
+              rules={[
+                { required: true, message: `Choose the ${modeLabel(purpose).toLowerCase()}` },
+              ]}
+            >
+              <Select
+                placeholder="Select an option"
+                options={modes.map((mode) => ({ value: mode, label: modeText(mode) }))}
+              />
+            </Form.Item>
+          </Col>
+        ) : null}
+        <Col {...half}>
+          <Form.Item label={supplierLabel(purpose)} name="supplier">
+            <Input maxLength={200} />
+          </Form.Item>
+        </Col>
+        <Col {...half}>
+          <Form.Item
+            label={fieldLabels.expenditureDate}
+            name="expenditureDate"
+            rules={[
+              { required: true, message: 'Choose the intended expenditure date' },
+              {
+                validator: async (_rule, value: Dayjs | null) => {
+                  if (value && isBeforeToday(value))
+                    throw new Error('The expenditure date cannot be before today.');
+                },
+              },
+            ]}
+          >
+            <DatePicker
+              style={{ width: '100%' }}
+              format="DD/MM/YYYY"
+              disabledDate={isBeforeToday}
+              allowClear={false}
+              inputReadOnly
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={24}>
+          {purpose && purpose !== 'pettyCash' ? (
+            <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
+              {supportingDocumentsNote}
+            </Typography.Paragraph>
+          ) : null}
+          {purpose === 'meals' ? (
+            <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
+              {foodExpensesNote}
+            </Typography.Paragraph>
+          ) : null}
+          <Form.Item
+            label={fieldLabels.expenditureJustification}
+            name="expenditureJustification"
+            rules={[
+              {
+                required: taxStatus === 'taxExclusive',
+                whitespace: true,
+                message: taxExclusiveNote,
+              },
+            ]}
+          >
+            <Input.TextArea rows={4} maxLength={5000} showCount />
+          </Form.Item>
+        </Col>
+        <Col {...half}>
+          <Form.Item
+            label={fieldLabels.amountRequired}
+            name="amountRequired"
+            rules={[
+              { required: true, message: 'Enter the amount required' },
+              {
+                validator: async (_rule, value: string | undefined) => {
+                  const typed = amountOf(value);
+                  if (typed !== null && typed <= 0)
+                    throw new Error('Amount must be greater than zero');
+                },
+              },
+            ]}
+            extra={
+              selectedBudget
+                ? `Available in ${selectedBudget.code}: ${formatAmount(selectedBudget.available, selectedBudget.currency)}`
+                : undefined
+            }
+          >
+            {/* Spec §5: digits only; an edited request keeps the cents it may have had. */}
+            <AmountInput
+              placeholder="0"
+              aria-label={fieldLabels.amountRequired}
+              allowDecimals={Boolean(editing && !Number.isInteger(editing.amount_requested))}
+            />
+          </Form.Item>
+        </Col>
+        <Col {...half}>
+          <Form.Item label={fieldLabels.currency} name="currency" rules={[{ required: true }]}>
+            <Select<Currency>
+              options={currencies.map((value) => ({ value, label: currencyLabel(value) }))}
+            />
+          </Form.Item>
+        </Col>
+        <Col {...half}>
+          <Form.Item
+            label={fieldLabels.budgetCode}
+            name="budgetCode"
+            rules={[{ required: true, message: 'Choose a budget code' }]}
+          >
+            <Select
+              showSearch={{ filterOption: filterBudgetCode }}
+              placeholder="Select a budget code"
+              loading={budgetCodes.isPending}
+              notFoundContent={budgetCodes.isError ? budgetCodes.error.message : undefined}
+              options={(budgetCodes.data ?? []).map((entry) => ({
+                value: entry.code,
+                label: budgetCodeLabel(entry),
+              }))}
+            />
+          </Form.Item>
+        </Col>
+        <Col {...half}>
+          <Form.Item
+            label={fieldLabels.paymentMode}
+            name="paymentMode"
+            rules={[{ required: true }]}
+          >
+            <Select<PaymentMethod>
+              options={paymentMethods.map((value) => ({
+                value,
+                label: paymentMethodLabels[value],
+              }))}
+            />
+          </Form.Item>
+        </Col>
+        <Col {...half}>
+          <Form.Item label={fieldLabels.taxStatus} name="taxStatus" rules={[{ required: true }]}>
+            <Select<TaxMode>
+              options={taxModes.map((value) => ({ value, label: taxModeLabels[value] }))}
+            />
+          </Form.Item>
+        </Col>
+        {taxStatus === 'taxExclusive' ? (
+          <Col xs={24}>
+            <Alert
+              type="info"
+              showIcon
+              title={taxExclusiveNote}
+              style={{ marginBottom: 16 }}
+              data-testid="tax-exclusive-note"
+            />
+          </Col>
+        ) : null}
+      </Row>
+      {budgetProblem ? (
+        <Alert
+          type="error"
+          showIcon
+          title={budgetProblem}
+          style={{ marginBottom: 16 }}
+          data-testid="budget-problem"
+        />
+      ) : null}
+      {balance.isError ? (
+        <Alert type="warning" showIcon title={balance.error.message} style={{ marginBottom: 16 }} />
+      ) : null}
+      <Flex gap={12} justify="flex-end" wrap>
+        <Button onClick={handleCancel} disabled={false}>
+          Cancel
+        </Button>
+        {budgetProblem ? null : (
+          <Button
+            type="primary"
+            htmlType="submit"
+            loading={mutation.isPending}
+            disabled={isChecking && !mutation.isPending}
+            data-testid="submit-request"
+          >
+            Submit
+          </Button>
+        )}
+      </Flex>
+    </Form>
+  );
+}

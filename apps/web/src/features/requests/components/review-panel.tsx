@@ -1,0 +1,79 @@
+import type { RequestResponse } from '@imprest/domain/api/requests.ts';
+import type { ReviewDecision } from '@imprest/domain/requests.ts';
+import { Alert, Button, Card, Flex, Input, Typography } from 'antd';
+import { useState } from 'react';
+import { useReviewRequest } from '../api/review-request.ts';
+
+/** Spec §8: a refused review. */
+const reviewFailed = 'Error! Failed to add review';
+
+type ReviewPanelProps = {
+  request: RequestResponse;
+  /** The first pending review, which this reviewer answers (spec §4). */
+  reviewId: string;
+  onReviewed: (request: RequestResponse) => void;
+};
+
+/** Spec §2: optional comments and Return for Edits, Reject or Accept, for the step's reviewer. */
+export function ReviewPanel({ request, reviewId, onReviewed }: ReviewPanelProps) {
+  const [comments, setComments] = useState('');
+  const [decision, setDecision] = useState<ReviewDecision | null>(null);
+  const review = useReviewRequest({ onReviewed });
+
+  function handleDecision(status: ReviewDecision) {
+    setDecision(status);
+    review.mutate({ id: reviewId, request_id: request.id, status, comments: comments.trim() });
+  }
+
+  return (
+    <Card title="Your review" className="no-print" data-testid="review-panel">
+      <Flex vertical gap={12}>
+        {review.isError ? (
+          <Alert
+            type="error"
+            showIcon
+            title={reviewFailed}
+            description={review.error.message}
+            data-testid="review-error"
+          />
+        ) : null}
+        <label htmlFor="review-comments">
+          <Typography.Text>Comments (optional)</Typography.Text>
+        </label>
+        <Input.TextArea
+          id="review-comments"
+          rows={3}
+          maxLength={5000}
+          value={comments}
+          onChange={(event) => setComments(event.target.value)}
+          disabled={review.isPending}
+        />
+        <Flex gap={12} wrap justify="flex-end">
+          <Button
+            onClick={() => handleDecision('request_edit')}
+            loading={review.isPending && decision === 'request_edit'}
+            disabled={review.isPending && decision !== 'request_edit'}
+          >
+            Return for Edits
+          </Button>
+          <Button
+            danger
+            onClick={() => handleDecision('rejected')}
+            loading={review.isPending && decision === 'rejected'}
+            disabled={review.isPending && decision !== 'rejected'}
+          >
+            Reject
+          </Button>
+          <Button
+            type="primary"
+            onClick={() => handleDecision('approved')}
+            loading={review.isPending && decision === 'approved'}
+            disabled={review.isPending && decision !== 'approved'}
+          >
+            Accept
+          </Button>
+        </Flex>
+      </Flex>
+    </Card>
+  );
+}

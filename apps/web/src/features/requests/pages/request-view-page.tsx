@@ -1,0 +1,277 @@
+import { PrinterOutlined } from '@ant-design/icons';
+import type { RequestResponse } from '@imprest/domain/api/requests.ts';
+import { messages } from '@imprest/domain/messages.ts';
+import { isAdmin, isFinance } from '@imprest/domain/permissions.ts';
+import { canReview, firstPendingReview } from '@imprest/domain/requests.ts';
+import { Alert, Button, Card, Col, Flex, Result, Row, Skeleton, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { StatusTag } from '../../../components/status-tag.tsx';
+import { isApiError } from '../../../lib/api-client.ts';
+import { formatAmount } from '../../../lib/format.ts';
+import { purposeLabels } from '../../../lib/request-labels.ts';
+import { useCurrentUser } from '../../../lib/session.tsx';
+import { useGoBack } from '../../../lib/use-go-back.ts';
+import { useIsMobile } from '../../../lib/use-media-query.ts';
+import { paths } from '../../../paths.ts';
+import { useRequest } from '../api/get-request.ts';
+import { ApprovalProgress } from '../components/approval-progress.tsx';
+import { RequestDetails } from '../components/request-details.tsx';
+import { RequestRetirementButton } from '../components/request-retirement-button.tsx';
+import { ReviewPanel } from '../components/review-panel.tsx';
+import { ReviewerCard } from '../components/reviewer-card.tsx';
+import { VersionSelector } from '../components/version-selector.tsx';
+import '../components/request-view.css';
+
+type Outcome = 'reviewed' | 'retirement-requested' | null;
+
+/** Routes /dashboard/requests/{id} and /dashboard/view-request/{id}: one request (spec §2). */
+export function RequestViewPage() {
+  const { id = '' } = useParams();
+  // A new id starts afresh: no version chosen, no success panel.
+  return <RequestView key={id} id={id} />;
+}
+
+function RequestView({ id }: { id: string }) {
+  const navigate = useNavigate();
+  const isMobile = useIsMobile();
+  const [versionId, setVersionId] = useState(id);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const query = useRequest(versionId);
+  const request = query.data;
+
+  const handleBack = useGoBack(paths.dashboard.requests.getHref());
+
+  if (query.isPending) {
+    return (
+      <Card>
+        <Skeleton active paragraph={{ rows: 8 }} />
+      </Card>
+    );
+  }
+
+  if (query.isError || !request) {
+    const isMissing = isApiError(query.error, 400, 403, 404);
+    return (
+      <Card>
+        <Result
+          status={isMissing ? '404' : 'error'}
+          title={isMissing ? messages.requestNotFound : 'The request could not be loaded.'}
+          subTitle={isMissing ? undefined : query.error?.message}
+          extra={
+            <Button type="primary" onClick={handleBack}>
+              Go Back
+            </Button>
+          }
+        />
+      </Card>
+    );
+  }
+
+  if (outcome === 'reviewed') {
+    return (
+      <Card>
+        <Result
+          status="success"
+          title="Review Successful"
+          subTitle={`Your review of ${request.request_owner_name}'s request has been recorded.`}
+          extra={[
+            <Button
+              key="requests"
+              type="primary"
+              onClick={() => void navigate(paths.dashboard.requests.getHref(), { replace: true })}
+            >
+              View requests
+            </Button>,
+            <Button key="request" onClick={() => setOutcome(null)}>
+              Back to the request
+            </Button>,
+          ]}
+        />
+      </Card>
+    );
+  }
+
+  if (outcome === 'retirement-requested') {
+    return (
+      <Card>
+        <Result
+          status="success"
+          title="Successful Retirement Request"
+          subTitle={`${request.request_owner_name} can now submit the retirement of this request.`}
+          extra={
+            <Button
+              type="primary"
+              onClick={() =>
+                void navigate(paths.dashboard.retirements.getHref(), { replace: true })
+              }
+            >
+              View retirements
+            </Button>
+          }
+        />
+      </Card>
+    );
+  }
+
+  return (
+    <RequestContent
+      request={request}
+      isMobile={isMobile}
+      isRefreshing={query.isFetching && query.isPlaceholderData}
+      versionId={versionId}
+      onVersionChange={setVersionId}
+      onBack={handleBack}
+      onOutcome={setOutcome}
+    />
+  );
+}
+
+type RequestContentProps = {
+  request: RequestResponse;
+  isMobile: boolean;
+  isRefreshing: boolean;
+  versionId: string;
+  onVersionChange: (id: string) => void;
+  onBack: () => void;
+  onOutcome: (outcome: Outcome) => void;
+};
+
+function RequestContent({
+  request,
+  isMobile,
+  isRefreshing,
+  versionId,
+  onVersionChange,
+  onBack,
+  onOutcome,
+}: RequestContentProps) {
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const isOwner = request.request_owner_id === user.id;
+  // Spec §4 view modes: history (an older version), admin (someone else's, with admin permission).
+  const isHistory = !request.is_latest;
+  const isAdminView = isAdmin(user.role) && !isOwner;
+  const pendingReview = firstPendingReview(request.reviews);
+  const isReviewer =
+    !isHistory &&
+    Boolean(pendingReview) &&
+    canReview({ actor: user, request, reviews: request.reviews });
+  const canEdit =
+    isOwner && !isHistory && !user.is_locked && request.current_status === 'request_edit';
+  const canRequestRetirement =
+    isFinance(user.role) &&
+    !isHistory &&
+    request.current_status === 'approved' &&
+    !request.current_retirement;
+  const pastReviews = [...request.reviews]
+    .filter((review) => review.status !== 'pending')
+    .sort((a, b) => a.step - b.step);
+
+  function handleEdit() {
+    void navigate(paths.dashboard.newRequest.getHref(), {
+      state: { request, isEdit: true, isAdmin: false },
+    });
+  }
+
+  return (
+    <Flex vertical gap={16} className="request-view" data-testid="request-view">
+      <Card size={isMobile ? 'small' : 'medium'}>
+        <Flex vertical gap={16}>
+          <Flex justify="space-between" align="flex-start" gap={12} wrap>
+            <Flex vertical gap={4} style={{ minWidth: 0 }}>
+              <Flex align="center" gap={8} wrap>
+                <Typography.Title level={2} style={{ margin: 0, fontSize: isMobile ? 20 : 24 }}>
+                  Approval Request
+                </Typography.Title>
+                <Tag color="blue">{purposeLabels[request.purpose]}</Tag>
+                <StatusTag status={request.current_status} />
+              </Flex>
+              <Typography.Text type="secondary">
+                {request.request_owner_name} · Version {request.version}
+              </Typography.Text>
+            </Flex>
+            <Flex gap={8} wrap className="no-print">
+              <Button onClick={() => void navigate(paths.dashboard.approvalMatrix.getHref())}>
+                See Approval Matrix
+              </Button>
+              <Button icon={<PrinterOutlined />} onClick={() => window.print()}>
+                Print
+              </Button>
+              <Button onClick={onBack}>Back</Button>
+            </Flex>
+          </Flex>
+          <VersionSelector request={request} value={versionId} onChange={onVersionChange} />
+          {isRefreshing ? <Skeleton.Input active size="small" /> : null}
+          <ApprovalProgress request={request} />
+        </Flex>
+      </Card>
+
+      {isHistory ? (
+        <Alert
+          type="info"
+          showIcon
+          title="You are viewing an earlier version of this request. It is read-only."
+          data-testid="history-notice"
+        />
+      ) : null}
+
+      {request.approval_number ? (
+        <Card size="small" data-testid="approval-number">
+          <Typography.Text type="secondary">Approval Number</Typography.Text>
+          <div className="approval-number">{request.approval_number}</div>
+        </Card>
+      ) : null}
+
+      {isAdminView && !isHistory ? (
+        <Alert
+          type="info"
+          showIcon
+          title={`Unretired approved requests of ${request.request_owner_name}: ${formatAmount(
+            request.owner_unretired_total,
+            'tzs',
+          )}`}
+          data-testid="owner-unretired-total"
+        />
+      ) : null}
+
+      <Card size={isMobile ? 'small' : 'medium'} title="Request details">
+        <RequestDetails request={request} />
+      </Card>
+
+      {pastReviews.length > 0 ? (
+        <Row gutter={[16, 16]}>
+          {pastReviews.map((review) => (
+            <Col key={review.id} xs={24} md={12} xl={8}>
+              <ReviewerCard review={review} />
+            </Col>
+          ))}
+        </Row>
+      ) : null}
+
+      {isReviewer && pendingReview ? (
+        <ReviewPanel
+          request={request}
+          reviewId={pendingReview.id}
+          onReviewed={() => onOutcome('reviewed')}
+        />
+      ) : null}
+
+      {canEdit || canRequestRetirement ? (
+        <Flex gap={12} wrap justify="flex-end" className="no-print">
+          {canEdit ? (
+            <Button type="primary" onClick={handleEdit}>
+              Edit
+            </Button>
+          ) : null}
+          {canRequestRetirement ? (
+            <RequestRetirementButton
+              requestId={request.id}
+              onRequested={() => onOutcome('retirement-requested')}
+            />
+          ) : null}
+        </Flex>
+      ) : null}
+    </Flex>
+  );
+}

@@ -1,0 +1,15 @@
+import { exchangeRatesResponse, type ExchangeRatesResponse } from '@imprest/domain/api/settings.ts';
+import { useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+export const exchangeRatesQueryKey = ['settings', 'exchange-rates'] as const;
+
+/** GET settings/exchange-rates: tzs per unit of usd, gbp and chf (decisions §8). */
+export function getExchangeRates(): Promise<ExchangeRatesResponse> {
+  return apiRequest('settings/exchange-rates', { schema: exchangeRatesResponse });
+}
+
+/** The organisation's exchange rates. */
+export function useExchangeRates() {
+  return useQuery({ queryKey: exchangeRatesQueryKey, queryFn: getExchangeRates });
+}

@@ -1,0 +1,31 @@
+import {
+  exchangeRatesResponse,
+  type ExchangeRatesResponse,
+  type UpdateExchangeRatesRequest,
+} from '@imprest/domain/api/settings.ts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client.ts';
+import { exchangeRatesQueryKey } from './get-exchange-rates.ts';
+
+/** PUT settings/exchange-rates: finance changes the rates to tzs (decisions §5, §8). */
+export function updateExchangeRates(
+  body: UpdateExchangeRatesRequest,
+): Promise<ExchangeRatesResponse> {
+  return apiRequest('settings/exchange-rates', {
+    method: 'PUT',
+    body,
+    schema: exchangeRatesResponse,
+  });
+}
+
+/** Save mutation of the exchange-rates card. */
+export function useUpdateExchangeRates() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateExchangeRates,
+    onSuccess: async (rates) => {
+      queryClient.setQueryData(exchangeRatesQueryKey, rates);
+      await queryClient.invalidateQueries({ queryKey: exchangeRatesQueryKey });
+    },
+  });
+}

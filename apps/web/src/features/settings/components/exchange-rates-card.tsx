@@ -1,0 +1,88 @@
+import type { ExchangeRatesResponse } from '@imprest/domain/api/settings.ts';
+import { updateExchangeRatesRequest } from '@imprest/domain/api/settings.ts';
+import {
+  foreignCurrencies,
+  maxExchangeRate,
+  type ExchangeRates,
+} from '@imprest/domain/exchange-rates.ts';
+import { Alert, App, Button, Card, Col, Form, InputNumber, Row, Skeleton, Typography } from 'antd';
+import { currencyLabel } from '../../../lib/request-labels.ts';
+import { zodRule } from '../../../lib/zod-rule.ts';
+import { useExchangeRates } from '../api/get-exchange-rates.ts';
+import { useUpdateExchangeRates } from '../api/update-exchange-rates.ts';
+
+type RatesFormProps = { rates: ExchangeRatesResponse };
+
+function RatesForm({ rates }: RatesFormProps) {
+  const [form] = Form.useForm<ExchangeRates>();
+  const update = useUpdateExchangeRates();
+  const { message } = App.useApp();
+
+  function handleFinish(values: ExchangeRates) {
+    update.mutate(
+      { base: 'tzs', rates: values },
+      { onSuccess: () => void message.success('Exchange rates saved') },
+    );
+  }
+
+  return (
+    <Form<ExchangeRates>
+      form={form}
+      layout="vertical"
+      initialValues={rates.rates}
+      onFinish={handleFinish}
+      disabled={update.isPending}
+      data-testid="exchange-rates-form"
+    >
+      <Row gutter={16}>
+        {foreignCurrencies.map((currency) => (
+          <Col key={currency} xs={24} sm={8}>
+            <Form.Item
+              label={`1 ${currencyLabel(currency)} in ${currencyLabel(rates.base)}`}
+              name={currency}
+              rules={[
+                { required: true, message: 'Enter a rate' },
+                zodRule(updateExchangeRatesRequest.shape.rates.shape[currency]),
+              ]}
+            >
+              <InputNumber<number>
+                style={{ width: '100%' }}
+                min={0}
+                max={maxExchangeRate}
+                step={1}
+                formatter={(value) => {
+                  const [whole = '', fraction] = String(value ?? '').split('.');
+                  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+                  return fraction === undefined ? grouped : `${grouped}.${fraction}`;
+                }}
+                parser={(text) => Number((text ?? '').replace(/[^\d.]/g, ''))}
+              />
+            </Form.Item>
+          </Col>
+        ))}
+      </Row>
+      {update.isError ? (
+        <Alert type="error" showIcon title={update.error.message} style={{ marginBottom: 16 }} />
+      ) : null}
+      <Button type="primary" htmlType="submit" loading={update.isPending}>
+        Save Rates
+      </Button>
+    </Form>
+  );
+}
+
+/** Finance's exchange rates to the base currency, used to pick the approval row (decisions §3). */
+export function ExchangeRatesCard() {
+  const rates = useExchangeRates();
+  return (
+    <Card title="Exchange Rates" size="small" data-testid="exchange-rates-card">
+      <Typography.Paragraph type="secondary">
+        Requests in another currency are converted to TZS with these rates to choose their approval
+        group.
+      </Typography.Paragraph>
+      {rates.isPending ? <Skeleton active paragraph={{ rows: 2 }} /> : null}
+      {rates.isError ? <Alert type="error" showIcon title={rates.error.message} /> : null}
+      {rates.data ? <RatesForm rates={rates.data} /> : null}
+    </Card>
+  );
+}

@@ -1,0 +1,71 @@
+import type {
+  Currency,
+  Department,
+  PaymentMethod,
+  RequestCategory,
+  StatusFilter,
+  TaxMode,
+} from '@imprest/domain/enums.ts';
+
+/** Request purposes as people read them (spec §3 request categories). */
+export const purposeLabels: Record<RequestCategory, string> = {
+  travel: 'Travel',
+  accomodation: 'Accommodation',
+  meals: 'Meals',
+  pettyCash: 'Petty Cash',
+  kits: 'Kits',
+  risingSteamStars: 'Rising Steam Stars',
+  stemPark: 'Stem Park',
+  procurement: 'Procurement',
+  other: 'Other',
+};
+
+/** A purpose label, tolerating values this build does not know. */
+export function purposeLabel(purpose: string): string {
+  return purposeLabels[purpose as RequestCategory] ?? purpose;
+}
+
+/** Spec §9: currency tzs has the label TZS; the others follow suit. */
+export function currencyLabel(currency: Currency | string): string {
+  return currency.toUpperCase();
+}
+
+export const paymentMethodLabels: Record<PaymentMethod, string> = {
+  cash: 'Cash',
+  bank_transfer: 'Bank Transfer',
+  cheque: 'Cheque',
+};
+
+export const taxModeLabels: Record<TaxMode, string> = {
+  taxInclusive: 'Tax Inclusive',
+  taxExclusive: 'Tax Exclusive',
+};
+
+export const statusFilterLabels: Record<StatusFilter, string> = {
+  all: 'All',
+  pending: 'Pending',
+  on_progress: 'On Progress',
+  approved: 'Approved',
+  rejected: 'Rejected',
+};
+
+const departmentLabels: Record<Department, string> = {
+  administration: 'Administration',
+  accounting: 'Accounting',
+  content: 'Content',
+  engineering: 'Engineering',
+  finance: 'Finance',
+  it: 'IT',
+  marketing: 'Marketing',
+  graphics: 'Graphics',
+  procurement: 'Procurement',
+  outreach: 'Outreach',
+  risingStemStars: 'Rising Stem Stars',
+  stemKits: 'Stem Kits',
+  youthBootcamps: 'Youth Bootcamps',
+};
+
+/** A user's department in words, tolerating values this build does not know. */
+export function departmentLabel(department: string): string {
+  return departmentLabels[department as Department] ?? department;
+}

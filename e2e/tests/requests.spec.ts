@@ -1,0 +1,475 @@
+import {
+  expect,
+  test,
+  type APIRequestContext,
+  type Browser,
+  type Locator,
+  type Page,
+} from '@playwright/test';
+import { messages } from '@imprest/domain/messages.ts';
+import { demoPassword, shot, signIn } from './support.ts';
+
+// The organisation's calendar (decisions §1: Africa/Dar_es_Salaam) decides what "today" is for the
+// server; the browser follows it so the form's default date is never "before today" there.
+test.use({ timezoneId: 'Africa/Dar_es_Salaam' });
+
+const desktop = { width: 1280, height: 900 };
+const phone = { width: 375, height: 812 };
+
+type RequestBody = {
+  purpose: string;
+  mode_of_service: string | null;
+  name_of_establishment: string;
+  expenditure_justification: string;
+  amount_requested: number;
+  budget_code: string;
+};
+
+/** A token of a demo account, for setting up requests through the API. */
+async function apiToken(request: APIRequestContext, email: string): Promise<string> {
+  const response = await request.post('/api/v1/users/authenticate', {
+    data: { email, password: demoPassword },
+  });
+  expect(response.status()).toBe(200);
+  const body = (await response.json()) as { token: string };
+  return body.token;
+}
+
+/** Submits a request as staff@example.com through the API and returns its id. */
+async function createRequest(
+  request: APIRequestContext,
+  overrides: Partial<RequestBody> = {},
+): Promise<string> {
+  const token = await apiToken(request, 'staff@example.com');
+  const inFiveDays = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+  const response = await request.post('/api/v1/requests', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: {
+      purpose: 'procurement',
+      mode_of_service: 'goods',
+      name_of_establishment: 'Kariakoo Supplies',
+      expenditure_justification: 'Workshop materials for the e2e bootcamp',
+      amount_requested: 2_000_000,
+      amount_currency: 'tzs',
+      budget_code: '6105',
+      payment_mode: 'bank_transfer',
+      tax_status: 'taxInclusive',
+      expenditure_date: inFiveDays,
+      ...overrides,
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  const body = (await response.json()) as { id: string };
+  return body.id;
+}
+
+/** A page of its own browser context, signed in as a demo account. */
+async function pageOf(browser: Browser, email: string): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: desktop,
+    timezoneId: 'Africa/Dar_es_Salaam',
+  });
+  const page = await context.newPage();
+  await signIn(page, email);
+  return page;
+}
+
+/** Picks an option of an antd Select reached through its label. */
+async function choose(page: Page, label: string | RegExp, option: string): Promise<void> {
+  await page.getByLabel(label, { exact: typeof label === 'string' }).click();
+  await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
+  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
+}
+
+/** Opens a request view and answers its pending review with one of the three buttons. */
+async function review(
+  page: Page,
+  id: string,
+  decision: 'Accept' | 'Reject' | 'Return for Edits',
+  comments = '',
+): Promise<void> {
+  await page.goto(`/dashboard/requests/${id}`);
+  const panel = page.getByTestId('review-panel');
+  await expect(panel).toBeVisible();
+  if (comments) await panel.getByLabel('Comments (optional)').fill(comments);
+  await panel.getByRole('button', { name: decision }).click();
+  await expect(page.getByText('Review Successful')).toBeVisible();
+}
+
+/** The page does not scroll sideways: tables scroll inside themselves (spec: 375 px). */
+async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(page.viewportSize()?.width ?? 0);
+}
+
+function step(page: Page, title: string): Locator {
+  return page.getByTestId('approval-progress').getByText(title, { exact: true });
+}
+
+test('staff submits a request through the form; finance and the secretary approve it', async ({
+  page,
+  browser,
+}) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, 'staff@example.com');
+  await page.getByTestId('new-button').click();
+  await expect(page).toHaveURL(/\/dashboard\/new-requests$/);
+
+  const form = page.getByTestId('request-form');
+  await expect(form.getByLabel('Name', { exact: true })).toHaveValue('Asha Staff');
+  await expect(form.getByLabel('Department')).toHaveValue('Engineering');
+  await choose(page, 'Purpose', 'Travel');
+  await expect(form.getByText('Name of Transporter')).toBeVisible();
+  await choose(page, 'Mode of Transport', 'Public');
+  await form.getByLabel('Name of Transporter').fill('Dar Express');
+  await form
+    .getByLabel('Expenditure Justification')
+    .fill('Bus fares for the e2e visit to the Tanga stem park');
+
+  // Spec §5: too large an amount shows the message and hides Submit.
+  const amount = form.getByLabel('Amount Required');
+  await amount.fill('600000000');
+  await expect(amount).toHaveValue('600,000,000');
+  await page.getByLabel('Budget Code').fill('6105');
+  await page
+    .locator('.ant-select-dropdown:visible')
+    .getByText(/^6105 - /)
+    .click();
+  await expect(page.getByText(messages.amountExceedsBalance)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Submit' })).toHaveCount(0);
+  await shot(page, 'request-form-over-balance-1280');
+
+  await amount.fill('1500000');
+  await expect(amount).toHaveValue('1,500,000');
+  await expect(page.getByText(messages.amountExceedsBalance)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Submit' })).toBeVisible();
+
+  // Spec §5: another currency than the budget code's hides Submit too.
+  await choose(page, 'Currency', 'USD');
+  await expect(page.getByText(messages.currencyDiffers)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Submit' })).toHaveCount(0);
+  await choose(page, 'Currency', 'TZS');
+  await expect(page.getByText(messages.currencyDiffers)).toHaveCount(0);
+
+  // Spec §5: an exclusive tax status asks for an explanation.
+  await choose(page, 'Tax Status', 'Tax Exclusive');
+  await expect(page.getByTestId('tax-exclusive-note')).toBeVisible();
+  await choose(page, 'Tax Status', 'Tax Inclusive');
+  await expect(page.getByTestId('tax-exclusive-note')).toHaveCount(0);
+  await shot(page, 'request-form-1280');
+
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('Request successful')).toBeVisible();
+  await page.getByRole('button', { name: 'View requests' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/requests$/);
+
+  const row = page.getByTestId('request-row').filter({ hasText: 'TZS 1,500,000' }).first();
+  await expect(row).toBeVisible();
+  await shot(page, 'requests-list-1280');
+  await row.click();
+  const preview = page.getByTestId('request-preview');
+  await expect(preview).toBeVisible();
+  await expect(preview.getByText('Dar Express')).toBeVisible();
+  await shot(page, 'requests-preview-1280');
+  await page.getByRole('dialog').getByRole('button', { name: 'View Request' }).click();
+  await expect(page.getByText('Approval Request', { exact: true })).toBeVisible();
+  const id = page.url().split('/').pop() ?? '';
+  expect(id).toMatch(/^[0-9a-f-]{36}$/);
+
+  // The owner sees no review controls on their own request.
+  await expect(page.getByTestId('review-panel')).toHaveCount(0);
+  await expect(step(page, 'Received')).toBeVisible();
+  await expect(step(page, 'Finance Officer')).toBeVisible();
+  await expect(step(page, 'Executive Secretary')).toBeVisible();
+  await expect(step(page, 'Director')).toHaveCount(0);
+
+  const finance = await pageOf(browser, 'finance@example.com');
+  await expect(
+    finance.getByTestId('pending-requests').getByText('Asha Staff').first(),
+  ).toBeVisible();
+  await review(finance, id, 'Accept', 'Within the travel budget.');
+
+  const secretary = await pageOf(browser, 'secretary@example.com');
+  await review(secretary, id, 'Accept');
+  await secretary.getByRole('button', { name: 'Back to the request' }).click();
+  const year = new Date().getFullYear();
+  await expect(secretary.getByTestId('approval-number')).toContainText(
+    new RegExp(`AP-${year}-\\d{5}`),
+  );
+  await expect(secretary.getByTestId('reviewer-card')).toHaveCount(2);
+  await expect(secretary.getByText('Within the travel budget.')).toBeVisible();
+
+  // The owner sees it approved, with the number, and can look at it on a phone.
+  await page.reload();
+  await expect(page.getByTestId('approval-number')).toContainText(`AP-${year}-`);
+  await shot(page, 'request-view-1280');
+  // Print: the request without menus or buttons.
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.getByTestId('page-title')).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Print' })).toBeHidden();
+  await expect(page.getByTestId('approval-number')).toBeVisible();
+  await shot(page, 'request-view-print');
+  await page.emulateMedia({ media: 'screen' });
+  await page.setViewportSize(phone);
+  await expect(page.getByTestId('approval-number')).toBeVisible();
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'request-view-375');
+
+  // Finance may start the retirement; until that endpoint exists the failure is shown, not hidden.
+  await finance.goto(`/dashboard/requests/${id}`);
+  await finance.getByRole('button', { name: 'Request Retirement' }).click();
+  await expect(
+    finance.getByText('Successful Retirement Request').or(finance.getByTestId('retirement-error')),
+  ).toBeVisible();
+
+  await finance.context().close();
+  await secretary.context().close();
+});
+
+test('a request returned for edits is resubmitted by its owner as a second version', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const id = await createRequest(request, { amount_requested: 2_000_000 });
+  const finance = await pageOf(browser, 'finance@example.com');
+  await review(finance, id, 'Return for Edits', 'Please attach three quotations.');
+
+  await page.setViewportSize(desktop);
+  await signIn(page, 'staff@example.com');
+  await page.goto(`/dashboard/view-request/${id}`);
+  await expect(page.getByText('Please attach three quotations.')).toBeVisible();
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard\/new-requests$/);
+  const form = page.getByTestId('request-form');
+  const amount = form.getByLabel('Amount Required');
+  await expect(amount).toHaveValue('2,000,000');
+  await expect(form.getByLabel('Name of Supplier')).toHaveValue('Kariakoo Supplies');
+  await amount.fill('2500000');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('Request successful')).toBeVisible();
+  await page.getByRole('button', { name: 'Open this request' }).click();
+
+  await expect(page.getByText('Approval Request', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('request-amount')).toHaveText('2,500,000');
+  await page.getByLabel('Select request version').click();
+  const versions = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+  await expect(versions).toHaveCount(2);
+  await versions.filter({ hasText: 'Version 1' }).click();
+  await expect(page.getByTestId('history-notice')).toBeVisible();
+  await expect(page.getByTestId('request-amount')).toHaveText('2,000,000');
+  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
+  await shot(page, 'request-history-1280');
+  await expect(page.getByRole('button', { name: 'Edit', exact: true })).toHaveCount(0);
+
+  // The resubmitted version waits for finance again.
+  await finance.goto(`/dashboard/requests/${page.url().split('/').pop() ?? ''}`);
+  await expect(finance.getByTestId('review-panel')).toBeVisible();
+  await finance.context().close();
+});
+
+test('a rejected request shows the rejection and offers no more decisions', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const id = await createRequest(request, {
+    purpose: 'meals',
+    mode_of_service: 'catering',
+    amount_requested: 3_000_000,
+  });
+  const finance = await pageOf(browser, 'finance@example.com');
+  await review(finance, id, 'Reject', 'Not a priority this quarter.');
+  await finance.context().close();
+
+  await page.setViewportSize(desktop);
+  await signIn(page, 'staff@example.com');
+  await page.goto(`/dashboard/requests/${id}`);
+  await expect(page.getByTestId('request-view').getByText('Rejected').first()).toBeVisible();
+  await expect(page.getByText('Not a priority this quarter.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Edit', exact: true })).toHaveCount(0);
+
+  await page.goto('/dashboard/requests');
+  await choose(page, 'Status', 'Rejected');
+  await expect(
+    page.getByTestId('request-row').filter({ hasText: 'TZS 3,000,000' }).first(),
+  ).toBeVisible();
+});
+
+test('150,000,000 and above needs the director as third reviewer', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const id = await createRequest(request, { amount_requested: 160_000_000 });
+  await page.setViewportSize(desktop);
+  await signIn(page, 'staff@example.com');
+  await page.goto(`/dashboard/requests/${id}`);
+  await expect(step(page, 'Director')).toBeVisible();
+
+  const finance = await pageOf(browser, 'finance@example.com');
+  await review(finance, id, 'Accept');
+  const secretary = await pageOf(browser, 'secretary@example.com');
+  await review(secretary, id, 'Accept');
+  await secretary.getByRole('button', { name: 'Back to the request' }).click();
+  await expect(secretary.getByTestId('approval-number')).toHaveCount(0);
+  await expect(secretary.getByTestId('review-panel')).toHaveCount(0);
+
+  const director = await pageOf(browser, 'director@example.com');
+  await director.goto(`/dashboard/requests/${id}`);
+  await expect(director.getByTestId('owner-unretired-total')).toBeVisible();
+  await expect(director.getByTestId('review-panel')).toBeVisible();
+  await shot(director, 'request-review-1280');
+  await director.setViewportSize(phone);
+  await expectNoSidewaysScroll(director);
+  await shot(director, 'request-review-375');
+  await director.setViewportSize(desktop);
+  await review(director, id, 'Accept', 'Approved for the full amount.');
+  await director.getByRole('button', { name: 'Back to the request' }).click();
+  await expect(director.getByTestId('approval-number')).toContainText(/AP-\d{4}-\d{5}/);
+  await expect(director.getByTestId('reviewer-card')).toHaveCount(3);
+  await expect(director.getByText('Third Reviewer')).toBeVisible();
+
+  for (const other of [finance, secretary, director]) await other.context().close();
+});
+
+test('the requests list, search and form at 375 px', async ({ page, request }) => {
+  await createRequest(request, {
+    purpose: 'kits',
+    mode_of_service: 'support',
+    name_of_establishment: 'Mwanza Kits House',
+    amount_requested: 420_000,
+  });
+  await page.setViewportSize(phone);
+  await signIn(page, 'staff@example.com');
+  await page.goto('/dashboard/requests');
+  await expect(page.getByTestId('request-row').first()).toBeVisible();
+  // The search covers purpose, owner and approval number.
+  await page.getByLabel('Search requests').fill('kits');
+  await expect(page.getByTestId('request-row')).toHaveCount(1);
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'requests-list-375');
+  // On a phone a row opens the request itself (spec §2 Tables in general).
+  await page.getByTestId('request-row').first().click();
+  await expect(page.getByText('Approval Request', { exact: true })).toBeVisible();
+
+  await page.goto('/dashboard/new-requests');
+  await choose(page, 'Purpose', 'Meals');
+  await expect(
+    page.getByText('Food expenses are reimbursed afterwards on evidence.', { exact: false }),
+  ).toBeVisible();
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'request-form-375');
+
+  await page.goto('/dashboard/requests/00000000-0000-4000-8000-000000000000');
+  await expect(page.getByText(messages.requestNotFound)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Go Back' })).toBeVisible();
+});
+
+test('home shows the counts, recent requests and the requests waiting for the role', async ({
+  page,
+  request,
+}) => {
+  await createRequest(request, { amount_requested: 130_000 });
+  await page.setViewportSize(desktop);
+  await signIn(page, 'staff@example.com');
+  for (const tile of [
+    'Profile',
+    'Role',
+    'Request Pending Approval',
+    'Approved Requests',
+    'Rejected Requests',
+    'Unretired Requests',
+  ]) {
+    await expect(page.getByText(tile, { exact: true })).toBeVisible();
+  }
+  const recent = page.getByTestId('recent-requests');
+  await expect(recent.getByText('TZS 130,000').first()).toBeVisible();
+  await expect(page.getByTestId('pending-requests')).toHaveCount(0);
+  await shot(page, 'home-staff-1280');
+
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Log Out' }).click();
+  await signIn(page, 'finance@example.com');
+  await expect(page.getByTestId('pending-requests').getByText('TZS 130,000').first()).toBeVisible();
+
+  // Staff mode lists finance's own requests (none); Admin mode everyone's (spec §1, §2).
+  await page.goto('/dashboard/requests');
+  await expect(page.getByText('No requests found!')).toBeVisible();
+  await page.getByTestId('mode-switcher').getByText('Admin', { exact: true }).click();
+  await expect(
+    page.getByTestId('request-row').filter({ hasText: 'Asha Staff' }).first(),
+  ).toBeVisible();
+  await page.getByTestId('mode-switcher').getByText('Staff', { exact: true }).click();
+  await page.goto('/dashboard');
+  await shot(page, 'home-finance-1280');
+  await page.setViewportSize(phone);
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'home-finance-375');
+});
+
+test('the approval matrix: everyone reads it, the director edits it', async ({ page }) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, 'finance@example.com');
+  await page.goto('/dashboard/approval-matrix');
+  await expect(page.getByRole('columnheader', { name: 'REQUESTED AMOUNT' })).toBeVisible();
+  await expect(page.getByText('150,000,000 and above')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Edit' })).toHaveCount(0);
+
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Log Out' }).click();
+  await signIn(page, 'director@example.com');
+  await page.goto('/dashboard/approval-matrix');
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/approval-object$/);
+  await expect(page.getByTestId('approval-row')).toHaveCount(2);
+  const firstRow = page.getByTestId('approval-row').first();
+  await firstRow.getByLabel('Description').fill('Group B (small amounts)');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/approval-matrix$/);
+  await expect(page.getByText('Group B (small amounts)')).toBeVisible();
+  await shot(page, 'approval-matrix-1280');
+
+  await page.setViewportSize(phone);
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'approval-object-375');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/approval-matrix$/);
+});
+
+test('settings: downloads, notifications and exchange rates', async ({ page }) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, 'finance@example.com');
+  await page.goto('/dashboard/settings');
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download Requests' }).click();
+  expect((await download).suggestedFilename()).toBe('Chausiku Finance requests.xlsx');
+
+  // Until retirements land, the download fails visibly.
+  const retirements = page.waitForEvent('download', { timeout: 5_000 }).catch(() => null);
+  await page.getByRole('button', { name: 'Download Retirements' }).click();
+  if (!(await retirements)) await expect(page.getByText('Failed to download')).toBeVisible();
+
+  const toggle = page.getByTestId('notifications-switch');
+  await expect(toggle).toBeChecked();
+  await toggle.click();
+  await expect(toggle.and(page.locator('.ant-switch-loading'))).toHaveCount(0);
+  if (!(await toggle.isChecked())) {
+    // Decisions §8 PUT users/settings: muted.
+  } else {
+    await expect(page.getByText('Failed to update settings')).toBeVisible();
+  }
+
+  const rates = page.getByTestId('exchange-rates-card');
+  await expect(rates).toBeVisible();
+  const usd = rates.getByLabel('1 USD in TZS');
+  await usd.fill('2700');
+  await rates.getByRole('button', { name: 'Save Rates' }).click();
+  await expect(page.getByText('Exchange rates saved')).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId('exchange-rates-card').getByLabel('1 USD in TZS')).toHaveValue(
+    '2,700',
+  );
+  await shot(page, 'settings-finance-1280');
+});
