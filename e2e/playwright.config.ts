@@ -9,7 +9,9 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [['list'], ['json', { outputFile: '../.tmp/playwright.json' }]] : [['list'], ['json', { outputFile: '../.tmp/playwright.json' }]],
+  reporter: process.env.CI
+    ? [['list'], ['json', { outputFile: '../.tmp/playwright.json' }]]
+    : [['list'], ['json', { outputFile: '../.tmp/playwright.json' }]],
   outputDir: '../.tmp/test-results',
   use: {
     baseURL: `http://localhost:${port}`,

@@ -28,7 +28,11 @@ if (process.env.DATABASE_URL) {
     await client.end();
   };
 }
-const server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs'), '--demo'], { cwd: root, env, stdio: 'inherit' });
+const server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs'), '--demo'], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+});
 const stop = (signal) => server.kill(signal);
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));

@@ -23,23 +23,37 @@ function newest(target) {
   return latest;
 }
 
-const sources = ['apps/web/src', 'apps/web/public', 'apps/web/index.html', 'apps/web/vite.config.ts', 'apps/web/package.json', 'packages/domain/src'];
+const sources = [
+  'apps/web/src',
+  'apps/web/public',
+  'apps/web/index.html',
+  'apps/web/vite.config.ts',
+  'apps/web/package.json',
+  'packages/domain/src',
+];
 const sourceTime = Math.max(...sources.map((source) => newest(path.join(root, source))));
 const builtTime = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
 if (sourceTime > builtTime || !fs.existsSync(path.join(webDist, 'index.html'))) {
   console.log('Building the web app…');
-  const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: path.join(root, 'apps/web'), stdio: 'inherit' });
+  const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
+    cwd: path.join(root, 'apps/web'),
+    stdio: 'inherit',
+  });
   if (build.status !== 0) process.exit(build.status ?? 1);
   fs.writeFileSync(stamp, new Date().toISOString());
 }
 
 const env = { ...process.env };
 if (isDemo) env.IMPREST_DEMO = '1';
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
-  cwd: root,
-  env,
-  stdio: 'inherit',
-});
+const server = spawn(
+  process.execPath,
+  ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')],
+  {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  },
+);
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => server.kill(signal));
 }

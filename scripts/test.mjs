@@ -30,11 +30,19 @@ let exitCode = 0;
 if (only !== 'e2e') {
   const report = path.join(tmp, 'vitest.json');
   fs.rmSync(report, { force: true });
-  const status = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${report}`]);
+  const status = run('npx', [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile=${report}`,
+  ]);
   const json = readJson(report);
   if (json) {
     passed += json.numPassedTests;
-    failed += json.numFailedTests + (json.numTotalTestSuites > 0 && !json.success && json.numFailedTests === 0 ? 1 : 0);
+    failed +=
+      json.numFailedTests +
+      (json.numTotalTestSuites > 0 && !json.success && json.numFailedTests === 0 ? 1 : 0);
   } else {
     failed += 1;
   }

@@ -27,18 +27,26 @@ test('a wrong password shows Invalid credentials and stays on sign-in', async ({
 });
 
 for (const account of accounts) {
-  test(`${account.role} sees the menu and mode switcher their permissions allow`, async ({ page }) => {
+  test(`${account.role} sees the menu and mode switcher their permissions allow`, async ({
+    page,
+  }) => {
     await signIn(page, account.email);
     const menu = page.getByRole('navigation', { name: 'Main menu' });
     for (const item of ['Dashboard', 'Requests', 'Retirements', 'Settings']) {
       await expect(menu.getByRole('link', { name: item, exact: true })).toBeVisible();
     }
-    await expect(menu.getByRole('link', { name: 'Users', exact: true })).toHaveCount(isAdmin(account.role) ? 1 : 0);
-    await expect(menu.getByRole('link', { name: 'Budget', exact: true })).toHaveCount(isFinance(account.role) ? 1 : 0);
+    await expect(menu.getByRole('link', { name: 'Users', exact: true })).toHaveCount(
+      isAdmin(account.role) ? 1 : 0,
+    );
+    await expect(menu.getByRole('link', { name: 'Budget', exact: true })).toHaveCount(
+      isFinance(account.role) ? 1 : 0,
+    );
 
     const switcher = page.getByTestId('mode-switcher');
     await expect(switcher.getByText('Staff', { exact: true })).toBeVisible();
-    await expect(switcher.getByText('Admin', { exact: true })).toHaveCount(isAdmin(account.role) ? 1 : 0);
+    await expect(switcher.getByText('Admin', { exact: true })).toHaveCount(
+      isAdmin(account.role) ? 1 : 0,
+    );
     await expect(page.getByTestId('page-title')).toHaveText('Home');
     if (account.role === 'finance_officer') await shot(page, 'dashboard-finance-desktop');
   });
@@ -64,7 +72,9 @@ test('the header title follows the path', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'New User' })).toBeVisible();
 });
 
-test('at 375 px the mobile footer replaces the side menu and leaves out Retirements', async ({ page }) => {
+test('at 375 px the mobile footer replaces the side menu and leaves out Retirements', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 375, height: 812 });
   await signIn(page, 'finance@example.com');
   const footer = page.getByTestId('mobile-footer');

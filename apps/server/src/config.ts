@@ -51,7 +51,9 @@ export type Config = {
 export function readConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = environment.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+    );
     throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   }
   const e = parsed.data;

@@ -30,7 +30,13 @@ if (process.env.DATABASE_URL) {
 }
 
 const config = {
-  ...readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }),
+  ...readConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  }),
   webDist: '/nonexistent',
 };
 let running: RunningServer | undefined;
@@ -44,7 +50,10 @@ afterAll(async () => {
 async function post(url: string, body: unknown, token?: string): Promise<Response> {
   return fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: JSON.stringify(body),
   });
 }
@@ -54,7 +63,11 @@ describe('the server process', () => {
 
   it('keeps its data across a stop and a start', async () => {
     running = await startServer(config);
-    const created = await post(`${running.url}/api/v1/setup`, { organization_name: 'Kept Org', fullname: 'Founder', ...account });
+    const created = await post(`${running.url}/api/v1/setup`, {
+      organization_name: 'Kept Org',
+      fullname: 'Founder',
+      ...account,
+    });
     expect(created.status).toBe(201);
     await running.stop();
     running = undefined;
@@ -64,17 +77,25 @@ describe('the server process', () => {
     expect(status).toEqual({ needs_setup: false });
     const signedIn = await post(`${running.url}/api/v1/users/authenticate`, account);
     expect(signedIn.status).toBe(200);
-    expect(((await signedIn.json()) as { user: { organization_name: string } }).user.organization_name).toBe('Kept Org');
+    expect(
+      ((await signedIn.json()) as { user: { organization_name: string } }).user.organization_name,
+    ).toBe('Kept Org');
   });
 
   it('admits a signed-in socket to its organisation room and delivers events; refuses a bad token', async () => {
     if (!running) throw new Error('server not running');
-    const { token, user } = (await post(`${running.url}/api/v1/users/authenticate`, account).then((response) => response.json())) as {
+    const { token, user } = (await post(`${running.url}/api/v1/users/authenticate`, account).then(
+      (response) => response.json(),
+    )) as {
       token: string;
       user: { id: string; organization_id: string };
     };
 
-    const refused = connectSocket(running.url, { auth: { token: 'garbage' }, reconnection: false, transports: ['websocket'] });
+    const refused = connectSocket(running.url, {
+      auth: { token: 'garbage' },
+      reconnection: false,
+      transports: ['websocket'],
+    });
     const error = await new Promise<Error>((resolve) => refused.on('connect_error', resolve));
     expect(error.message).toBe('unauthorized');
     refused.close();

@@ -11,17 +11,29 @@ import { loadJwtKey } from './lib/secrets.ts';
 import { createEventBus, organizationRoom } from './realtime/events.ts';
 import { attachRealtime } from './realtime/socket.ts';
 
-export type RunningServer = { app: FastifyInstance; context: AppContext; url: string; stop: () => Promise<void> };
+export type RunningServer = {
+  app: FastifyInstance;
+  context: AppContext;
+  url: string;
+  stop: () => Promise<void>;
+};
 
 /**
  * Starts Imprest: the database (its own PostgreSQL when DATABASE_URL is unset), migrations, the
  * demo seed in demo mode, the HTTP server and socket.io. `stop` shuts them down in reverse order.
  */
-export async function startServer(config: Config, options: { logger?: Logger } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  options: { logger?: Logger } = {},
+): Promise<RunningServer> {
   const logger = options.logger ?? pino({ level: config.logLevel });
   const embedded = config.databaseUrl
     ? null
-    : await startEmbeddedPostgres({ clusterDir: path.join(config.dataDir, 'postgres'), database: 'imprest', logger });
+    : await startEmbeddedPostgres({
+        clusterDir: path.join(config.dataDir, 'postgres'),
+        database: 'imprest',
+        logger,
+      });
   const databaseUrl = config.databaseUrl ?? embedded?.url;
   if (!databaseUrl) throw new Error('no database');
   const db = connect(databaseUrl);
@@ -33,7 +45,12 @@ export async function startServer(config: Config, options: { logger?: Logger } =
     await migrateDatabase(db);
     if (config.isDemo && (await seedDemo(db))) logger.info('seeded the demo organisation');
     const events = createEventBus();
-    const context: AppContext = { config, db, jwtKey: await loadJwtKey(db, config.jwtSecret), events };
+    const context: AppContext = {
+      config,
+      db,
+      jwtKey: await loadJwtKey(db, config.jwtSecret),
+      events,
+    };
     const app = await buildApp(context, { logger });
     const realtime = await attachRealtime(app, context);
     events.attach((organizationId, event, payload) => {
@@ -43,7 +60,10 @@ export async function startServer(config: Config, options: { logger?: Logger } =
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://localhost:${port}`;
-    logger.info({ url, docs: `${url}/api/docs`, database: embedded ? 'embedded' : 'DATABASE_URL' }, 'Imprest is running');
+    logger.info(
+      { url, docs: `${url}/api/docs`, database: embedded ? 'embedded' : 'DATABASE_URL' },
+      'Imprest is running',
+    );
     return {
       app,
       context,

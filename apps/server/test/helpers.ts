@@ -14,7 +14,11 @@ import { signToken } from '../src/features/auth/tokens.ts';
 import { createEventBus, type EventPayloads } from '../src/realtime/events.ts';
 import { databaseUrl } from './global-setup.ts';
 
-export type PublishedEvent = { organizationId: string; event: keyof EventPayloads; payload: unknown };
+export type PublishedEvent = {
+  organizationId: string;
+  event: keyof EventPayloads;
+  payload: unknown;
+};
 
 export type TestApp = {
   app: FastifyInstance;
@@ -47,11 +51,19 @@ export async function createTestApp(): Promise<TestApp> {
   }
   await admin.end();
   const db = connect(databaseUrl(adminUrl, name));
-  const config = { ...readConfig({ JWT_SECRET: testJwtSecret, LOG_LEVEL: 'silent' }), webDist: '/nonexistent' };
+  const config = {
+    ...readConfig({ JWT_SECRET: testJwtSecret, LOG_LEVEL: 'silent' }),
+    webDist: '/nonexistent',
+  };
   const bus = createEventBus();
   const events: PublishedEvent[] = [];
   bus.attach((organizationId, event, payload) => events.push({ organizationId, event, payload }));
-  const context: AppContext = { config, db, jwtKey: new TextEncoder().encode(testJwtSecret), events: bus };
+  const context: AppContext = {
+    config,
+    db,
+    jwtKey: new TextEncoder().encode(testJwtSecret),
+    events: bus,
+  };
   const app = await buildApp(context, { logger: false });
   await app.ready();
   afterAll(async () => {
@@ -80,7 +92,14 @@ export async function buildOrganization(db: Database, name = 'Test Org'): Promis
 /** Creates a user (password `testPassword`) with a valid token. */
 export async function buildUser(
   db: Database,
-  options: { organizationId: string; role?: Role; department?: Department; email?: string; fullname?: string; isLocked?: boolean },
+  options: {
+    organizationId: string;
+    role?: Role;
+    department?: Department;
+    email?: string;
+    fullname?: string;
+    isLocked?: boolean;
+  },
 ): Promise<TestUser> {
   passwordHash ??= hashPassword(testPassword);
   const role = options.role ?? 'staff';
@@ -98,7 +117,10 @@ export async function buildUser(
     })
     .returning();
   if (!row) throw new Error('no user');
-  const token = await signToken(new TextEncoder().encode(testJwtSecret), { sub: row.id, org: row.organization_id });
+  const token = await signToken(new TextEncoder().encode(testJwtSecret), {
+    sub: row.id,
+    org: row.organization_id,
+  });
   return { ...row, token, password: testPassword };
 }
 

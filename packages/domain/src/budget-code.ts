@@ -10,7 +10,12 @@ export function isCostCode(value: number): boolean {
  * The budget code string: category code + branch code + cost code (spec §3),
  * e.g. operating cost 6000 + stemParkDar 100 + 5 → "6105".
  */
-export function budgetCode(options: { category: BudgetCategory; branch: Branch; costCode: number }): string {
-  if (!isCostCode(options.costCode)) throw new RangeError(`cost code must be ${costCodeMin}–${costCodeMax}`);
+export function budgetCode(options: {
+  category: BudgetCategory;
+  branch: Branch;
+  costCode: number;
+}): string {
+  if (!isCostCode(options.costCode))
+    throw new RangeError(`cost code must be ${costCodeMin}–${costCodeMax}`);
   return String(budgetCategories[options.category] + branches[options.branch] + options.costCode);
 }

@@ -56,18 +56,30 @@ export type TaxMode = (typeof taxModes)[number];
 
 /** Request purposes with their modes of service and, where the spec gives one, the supplier label. */
 export const requestCategories = {
-  travel: { modes: ['public', 'company', 'self-drive', 'air transport'], supplierLabel: 'Name of Transporter' },
-  accomodation: { modes: ['hotel', 'hostel', 'camp', 'other'], supplierLabel: 'Name of Establishment' },
+  travel: {
+    modes: ['public', 'company', 'self-drive', 'air transport'],
+    supplierLabel: 'Name of Transporter',
+  },
+  accomodation: {
+    modes: ['hotel', 'hostel', 'camp', 'other'],
+    supplierLabel: 'Name of Establishment',
+  },
   meals: { modes: ['catering', 'grocery', 'other'], supplierLabel: 'Name of Establishment' },
   pettyCash: { modes: [], supplierLabel: 'Name of Establishment' },
   kits: { modes: ['product', 'support', 'other'], supplierLabel: 'Name of Supplier' },
   risingSteamStars: { modes: [], supplierLabel: 'Name of Establishment' },
-  stemPark: { modes: ['hq', 'Tanga', 'Dar es Salaam', 'other'], supplierLabel: 'Name of Establishment' },
+  stemPark: {
+    modes: ['hq', 'Tanga', 'Dar es Salaam', 'other'],
+    supplierLabel: 'Name of Establishment',
+  },
   procurement: { modes: ['goods', 'services'], supplierLabel: 'Name of Supplier' },
   other: { modes: [], supplierLabel: 'Name of Establishment' },
 } as const satisfies Record<string, { modes: readonly string[]; supplierLabel: string }>;
 export type RequestCategory = keyof typeof requestCategories;
-export const requestCategoryNames = Object.keys(requestCategories) as [RequestCategory, ...RequestCategory[]];
+export const requestCategoryNames = Object.keys(requestCategories) as [
+  RequestCategory,
+  ...RequestCategory[],
+];
 
 /** Budget expense categories and their code (spec §3). */
 export const budgetCategories = {
@@ -80,13 +92,22 @@ export const budgetCategories = {
   'youth boot camps': 9000,
 } as const;
 export type BudgetCategory = keyof typeof budgetCategories;
-export const budgetCategoryNames = Object.keys(budgetCategories) as [BudgetCategory, ...BudgetCategory[]];
+export const budgetCategoryNames = Object.keys(budgetCategories) as [
+  BudgetCategory,
+  ...BudgetCategory[],
+];
 
 export const branches = { hq: 0, stemParkDar: 100, stemParkTanga: 200 } as const;
 export type Branch = keyof typeof branches;
 export const branchNames = Object.keys(branches) as [Branch, ...Branch[]];
 
-export const requestStatuses = ['pending', 'on_progress', 'approved', 'rejected', 'request_edit'] as const;
+export const requestStatuses = [
+  'pending',
+  'on_progress',
+  'approved',
+  'rejected',
+  'request_edit',
+] as const;
 export type RequestStatus = (typeof requestStatuses)[number];
 
 export const retirementStatuses = ['pending', 'on_progress', 'approved', 'rejected'] as const;

@@ -8,7 +8,10 @@ export const positiveAmount = z
   .number({ message: 'Amount must be a number' })
   .positive('Amount must be greater than zero')
   .max(maxAmount, 'Amount is too large')
-  .refine((value) => Math.round(value * 100) === Number((value * 100).toFixed(6)), 'Amount may have at most two decimals');
+  .refine(
+    (value) => Math.round(value * 100) === Number((value * 100).toFixed(6)),
+    'Amount may have at most two decimals',
+  );
 
 /** Parses the NUMERIC text PostgreSQL returns into a JSON number. */
 export function toAmount(value: string | number | null | undefined): number {

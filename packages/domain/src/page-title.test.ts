@@ -42,8 +42,17 @@ describe('sectionOf', () => {
   });
 
   it('names the New button after the section', () => {
-    expect(newButtonFor('/dashboard/users')).toEqual({ label: 'New User', path: '/dashboard/new-users' });
-    expect(newButtonFor('/dashboard/budget')).toEqual({ label: 'New Budget', path: '/dashboard/new-budget' });
-    expect(newButtonFor('/dashboard')).toEqual({ label: 'New Request', path: '/dashboard/new-requests' });
+    expect(newButtonFor('/dashboard/users')).toEqual({
+      label: 'New User',
+      path: '/dashboard/new-users',
+    });
+    expect(newButtonFor('/dashboard/budget')).toEqual({
+      label: 'New Budget',
+      path: '/dashboard/new-budget',
+    });
+    expect(newButtonFor('/dashboard')).toEqual({
+      label: 'New Request',
+      path: '/dashboard/new-requests',
+    });
   });
 });

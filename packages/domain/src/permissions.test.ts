@@ -3,7 +3,10 @@ import { roles, type Role } from './enums.ts';
 import { isAdmin, isFinance, isSuperAdmin, seesAllBudgets, systemRoleFor } from './permissions.ts';
 
 // One row per role: spec §6 and decisions §3.
-const table: Record<Role, [admin: boolean, finance: boolean, superAdmin: boolean, allBudgets: boolean, system: string]> = {
+const table: Record<
+  Role,
+  [admin: boolean, finance: boolean, superAdmin: boolean, allBudgets: boolean, system: string]
+> = {
   staff: [false, false, false, false, 'staff'],
   admin: [true, false, false, false, 'admin'],
   petty_cash_custodian: [true, false, false, false, 'admin'],

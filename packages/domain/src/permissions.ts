@@ -17,7 +17,12 @@ export function isSuperAdmin(role: Role): boolean {
   return role === 'director';
 }
 
-const allBudgetRoles: readonly Role[] = ['finance_officer', 'director', 'board_chairman', 'executive_secretary'];
+const allBudgetRoles: readonly Role[] = [
+  'finance_officer',
+  'director',
+  'board_chairman',
+  'executive_secretary',
+];
 
 /** Whether a role sees every department's budgets, not only its own (spec §6). */
 export function seesAllBudgets(role: Role): boolean {

@@ -15,14 +15,20 @@ export async function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 }
 
 /** Stops a postmaster left running by a process that died without shutting it down. */
 async function stopOrphan(clusterDir: string, logger: Logger): Promise<void> {
-  const pidText = await fs.readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => null);
+  const pidText = await fs
+    .readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8')
+    .catch(() => null);
   const pid = Number(pidText?.split('\n')[0]);
   if (!pid) return;
   try {
@@ -65,7 +71,14 @@ export async function startEmbeddedPostgres(options: {
     persistent: true,
     createPostgresUser: isRoot,
     initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=200',
+    ],
     onLog: (message) => logger.debug({ postgres: message.trim() }),
     onError: (error) => logger.error({ err: error }, 'embedded PostgreSQL error'),
   });

@@ -105,7 +105,10 @@ export const budgets = pgTable(
   (table) => [
     uniqueIndex('budgets_organization_code_key').on(table.organization_id, table.code),
     index('budgets_organization_department_idx').on(table.organization_id, table.department),
-    index('budgets_search_idx').using('gin', sql`(lower(${table.name} || ' ' || ${table.code})) gin_trgm_ops`),
+    index('budgets_search_idx').using(
+      'gin',
+      sql`(lower(${table.name} || ' ' || ${table.code})) gin_trgm_ops`,
+    ),
   ],
 );
 
@@ -147,7 +150,9 @@ export const approvalMatrixRows = pgTable(
     cascading_notification: boolean('cascading_notification').notNull().default(false),
     ...timestamps,
   },
-  (table) => [index('approval_matrix_rows_organization_idx').on(table.organization_id, table.start_value)],
+  (table) => [
+    index('approval_matrix_rows_organization_idx').on(table.organization_id, table.start_value),
+  ],
 );
 
 /** Units of the base currency (tzs) per unit of another currency, kept by finance. */
@@ -214,14 +219,21 @@ export const requests = pgTable(
     comments: text('comments'),
     current_status: text('current_status').notNull().default('pending'),
     approval_number: text('approval_number'),
-    file_paths: text('file_paths').array().notNull().default(sql`'{}'::text[]`),
+    file_paths: text('file_paths')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     ...timestamps,
   },
   (table) => [
     uniqueIndex('requests_approval_number_key').on(table.organization_id, table.approval_number),
     uniqueIndex('requests_chain_version_key').on(table.chain_id, table.version),
-    index('requests_org_latest_idx').on(table.organization_id, table.created_at.desc()).where(sql`${table.is_latest}`),
-    index('requests_owner_latest_idx').on(table.request_owner_id, table.created_at.desc()).where(sql`${table.is_latest}`),
+    index('requests_org_latest_idx')
+      .on(table.organization_id, table.created_at.desc())
+      .where(sql`${table.is_latest}`),
+    index('requests_owner_latest_idx')
+      .on(table.request_owner_id, table.created_at.desc())
+      .where(sql`${table.is_latest}`),
     // amount_requested in the key lets a budget's committed sum be an index-only scan (bench/budgets.ts).
     index('requests_budget_status_idx')
       .on(table.budget_id, table.current_status, table.amount_requested)
@@ -256,7 +268,9 @@ export const reviews = pgTable(
   },
   (table) => [
     uniqueIndex('reviews_request_step_key').on(table.request_id, table.step),
-    index('reviews_pending_role_idx').on(table.organization_id, table.reviewer_role).where(sql`${table.status} = 'pending'`),
+    index('reviews_pending_role_idx')
+      .on(table.organization_id, table.reviewer_role)
+      .where(sql`${table.status} = 'pending'`),
   ],
 );
 

@@ -25,7 +25,10 @@ export function tokenOf(request: FastifyRequest): string | undefined {
 }
 
 /** Resolves a token to the current user row, or null. */
-export async function actorFromToken(context: AppContext, token: string | undefined): Promise<Actor | null> {
+export async function actorFromToken(
+  context: AppContext,
+  token: string | undefined,
+): Promise<Actor | null> {
   if (!token) return null;
   const claims = await verifyToken(context.jwtKey, token);
   if (!claims) return null;
@@ -38,7 +41,11 @@ export async function actorFromToken(context: AppContext, token: string | undefi
 export function authenticate(context: AppContext) {
   return async function requireActor(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const actor = await actorFromToken(context, tokenOf(request));
-    if (!actor) throw new AppError('unauthorized', 'Your session has expired or is invalid. Please sign in again.');
+    if (!actor)
+      throw new AppError(
+        'unauthorized',
+        'Your session has expired or is invalid. Please sign in again.',
+      );
     request.actor = actor;
   };
 }

@@ -1,5 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+} from 'fastify-type-provider-zod';
 import { AppError, errorStatus } from './errors.ts';
 
 type Detail = { path: string; message: string };
@@ -16,7 +19,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       if (error.headers) void reply.headers(error.headers);
-      return reply.status(errorStatus[error.code]).send({ error: error.message, details: error.details });
+      return reply
+        .status(errorStatus[error.code])
+        .send({ error: error.message, details: error.details });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const details: Detail[] = error.validation.map((issue) => ({
@@ -25,12 +30,16 @@ export function registerErrorHandler(app: FastifyInstance): void {
       }));
       const first = details[0];
       const where = error.validationContext === 'body' ? '' : ` in the ${error.validationContext}`;
-      const summary = first ? `${first.path ? `${first.path}: ` : ''}${first.message}` : 'invalid input';
+      const summary = first
+        ? `${first.path ? `${first.path}: ` : ''}${first.message}`
+        : 'invalid input';
       return reply.status(400).send({ error: `Invalid input${where}: ${summary}`, details });
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, cause: error.cause }, 'response did not match its schema');
-      return reply.status(500).send({ error: 'Something went wrong on our side. Please try again.' });
+      return reply
+        .status(500)
+        .send({ error: 'Something went wrong on our side. Please try again.' });
     }
     const status = error.statusCode ?? 500;
     if (status < 500) {

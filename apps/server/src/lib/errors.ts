@@ -18,7 +18,10 @@ export class AppError extends Error {
   constructor(
     code: ErrorCode,
     message: string,
-    options: { details?: { path: string; message: string }[]; headers?: Record<string, string> } = {},
+    options: {
+      details?: { path: string; message: string }[];
+      headers?: Record<string, string>;
+    } = {},
   ) {
     super(message);
     this.name = 'AppError';

@@ -7,7 +7,10 @@ import { appSecrets } from '../db/schema.ts';
  * The JWT signing key: JWT_SECRET when set, otherwise one generated on first start and kept in the
  * database, so every process of a deployment signs with the same key (docs/decisions/0002).
  */
-export async function loadJwtKey(db: Database, configured: string | undefined): Promise<Uint8Array> {
+export async function loadJwtKey(
+  db: Database,
+  configured: string | undefined,
+): Promise<Uint8Array> {
   if (configured) return new TextEncoder().encode(configured);
   await db
     .insert(appSecrets)

@@ -8,7 +8,11 @@ export type EventPayloads = {
 
 export type EventBus = {
   /** Sends an event to everyone signed in to an organisation; call it after the transaction commits. */
-  publish: <E extends keyof EventPayloads>(organizationId: string, event: E, payload: EventPayloads[E]) => void;
+  publish: <E extends keyof EventPayloads>(
+    organizationId: string,
+    event: E,
+    payload: EventPayloads[E],
+  ) => void;
 };
 
 /** Room of an organisation. */

@@ -10,7 +10,10 @@ import { organizationRoom } from './events.ts';
  * Attaches socket.io to the HTTP server: clients authenticate with `auth: {token}` and join their
  * organisation's room (decisions §7). With REDIS_URL, rooms are shared by every server process.
  */
-export async function attachRealtime(app: FastifyInstance, context: AppContext): Promise<{ close: () => Promise<void>; io: Server }> {
+export async function attachRealtime(
+  app: FastifyInstance,
+  context: AppContext,
+): Promise<{ close: () => Promise<void>; io: Server }> {
   const io = new Server(app.server, { path: '/socket.io', serveClient: false });
   let closeRedis = async (): Promise<void> => undefined;
   if (context.config.redisUrl) {

@@ -17,7 +17,10 @@ function digest(token: string): string {
  * Sends a reset link for an existing account (spec §2: an unknown address is 'Invalid Email
  * address'). Returns the id of the queued e-mail, to deliver after commit.
  */
-export async function requestPasswordReset(context: AppContext, options: { email: string }): Promise<string> {
+export async function requestPasswordReset(
+  context: AppContext,
+  options: { email: string },
+): Promise<string> {
   const user = await findUserByEmail(context.db, options.email);
   if (!user) throw new AppError('not_found', 'Invalid Email address');
   const token = randomBytes(32).toString('base64url');
@@ -40,7 +43,10 @@ export async function requestPasswordReset(context: AppContext, options: { email
 }
 
 /** Sets a new password with a valid, unused, unexpired token for that e-mail; the token is spent. */
-export async function resetPassword(context: AppContext, options: { token: string; email: string; password: string }): Promise<void> {
+export async function resetPassword(
+  context: AppContext,
+  options: { token: string; email: string; password: string },
+): Promise<void> {
   const user = await findUserByEmail(context.db, options.email);
   const passwordHash = await hashPassword(options.password);
   const isDone = await context.db.transaction(async (tx) => {
@@ -58,8 +64,15 @@ export async function resetPassword(context: AppContext, options: { token: strin
       )
       .returning({ id: passwordResetTokens.id });
     if (!spent) return false;
-    await tx.update(users).set({ password_hash: passwordHash, modified_at: sql`now()` }).where(eq(users.id, user.id));
+    await tx
+      .update(users)
+      .set({ password_hash: passwordHash, modified_at: sql`now()` })
+      .where(eq(users.id, user.id));
     return true;
   });
-  if (!isDone) throw new AppError('bad_request', 'This reset link is invalid or has expired. Ask for a new one.');
+  if (!isDone)
+    throw new AppError(
+      'bad_request',
+      'This reset link is invalid or has expired. Ask for a new one.',
+    );
 }

@@ -15,7 +15,10 @@ let dummyHash: Promise<string> | undefined;
  * Whether a password matches a stored hash. With no hash (unknown account) it still spends the time
  * of one verification, so response time does not reveal which e-mail addresses exist.
  */
-export async function verifyPassword(storedHash: string | null | undefined, password: string): Promise<boolean> {
+export async function verifyPassword(
+  storedHash: string | null | undefined,
+  password: string,
+): Promise<boolean> {
   if (!storedHash) {
     dummyHash ??= hashPassword('imprest-dummy-password');
     await verify(await dummyHash, password).catch(() => false);

@@ -2,7 +2,14 @@ import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signInFailures, users } from '../../db/schema.ts';
-import { buildOrganization, buildUser, createTestApp, testJwtSecret, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import {
+  buildOrganization,
+  buildUser,
+  createTestApp,
+  testJwtSecret,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers.ts';
 import { throttleLimits } from './throttle.ts';
 
 let t: TestApp;
@@ -11,11 +18,21 @@ let staff: TestUser;
 beforeAll(async () => {
   t = await createTestApp();
   const organizationId = await buildOrganization(t.db);
-  staff = await buildUser(t.db, { organizationId, role: 'staff', email: 'asha@example.test', fullname: 'Asha Staff' });
+  staff = await buildUser(t.db, {
+    organizationId,
+    role: 'staff',
+    email: 'asha@example.test',
+    fullname: 'Asha Staff',
+  });
 });
 
 function signIn(body: unknown, address = '10.0.0.1') {
-  return t.app.inject({ method: 'POST', url: '/api/v1/users/authenticate', payload: body as object, remoteAddress: address });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/users/authenticate',
+    payload: body as object,
+    remoteAddress: address,
+  });
 }
 
 describe('POST /users/authenticate', () => {
@@ -23,7 +40,12 @@ describe('POST /users/authenticate', () => {
     const response = await signIn({ email: '  ASHA@example.test ', password: staff.password });
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(body.user).toMatchObject({ email: 'asha@example.test', fullname: 'Asha Staff', role: 'staff', system_role: 'staff' });
+    expect(body.user).toMatchObject({
+      email: 'asha@example.test',
+      fullname: 'Asha Staff',
+      role: 'staff',
+      system_role: 'staff',
+    });
     expect(body.user.password_hash).toBeUndefined();
     expect(typeof body.token).toBe('string');
     const [row] = await t.db.select().from(users).where(eq(users.id, staff.id));
@@ -32,7 +54,10 @@ describe('POST /users/authenticate', () => {
 
   it('answers 401 Invalid credentials for a wrong password or an unknown account, the same way', async () => {
     const wrong = await signIn({ email: 'asha@example.test', password: 'nope nope' }, '10.0.0.2');
-    const unknown = await signIn({ email: 'nobody@example.test', password: 'nope nope' }, '10.0.0.2');
+    const unknown = await signIn(
+      { email: 'nobody@example.test', password: 'nope nope' },
+      '10.0.0.2',
+    );
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toEqual({ error: 'Invalid credentials' });
     expect(unknown.statusCode).toBe(401);
@@ -65,7 +90,10 @@ describe('POST /users/authenticate', () => {
       method: 'POST',
       url: '/api/v1/users/authenticate',
       headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ email: 'asha@example.test', password: 'x'.repeat(2 * 1024 * 1024) }),
+      payload: JSON.stringify({
+        email: 'asha@example.test',
+        password: 'x'.repeat(2 * 1024 * 1024),
+      }),
     });
     expect(oversized.statusCode).toBe(400);
     expect(oversized.json()).toEqual({ error: 'The request body is too large.' });
@@ -73,23 +101,35 @@ describe('POST /users/authenticate', () => {
   });
 
   it('throttles repeated failures from one address with 429 and a clear message, but not the owner elsewhere', async () => {
-    const victim = await buildUser(t.db, { organizationId: staff.organization_id, email: 'victim@example.test' });
+    const victim = await buildUser(t.db, {
+      organizationId: staff.organization_id,
+      email: 'victim@example.test',
+    });
     for (let i = 0; i < throttleLimits.accountAndAddress; i += 1) {
-      expect((await signIn({ email: victim.email, password: 'guess guess' }, '10.9.9.9')).statusCode).toBe(401);
+      expect(
+        (await signIn({ email: victim.email, password: 'guess guess' }, '10.9.9.9')).statusCode,
+      ).toBe(401);
     }
     const blocked = await signIn({ email: victim.email, password: victim.password }, '10.9.9.9');
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().error).toMatch(/^Too many sign-in attempts\. Please wait \d+ minutes? and try again\.$/);
+    expect(blocked.json().error).toMatch(
+      /^Too many sign-in attempts\. Please wait \d+ minutes? and try again\.$/,
+    );
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     // The real owner, from their own address, is not locked out by the attacker.
-    expect((await signIn({ email: victim.email, password: victim.password }, '10.1.1.1')).statusCode).toBe(200);
+    expect(
+      (await signIn({ email: victim.email, password: victim.password }, '10.1.1.1')).statusCode,
+    ).toBe(200);
   });
 
   it('throttles one address trying many accounts', async () => {
     for (let i = 0; i < throttleLimits.address; i += 1) {
       await signIn({ email: `spray${i}@example.test`, password: 'guess guess' }, '10.7.7.7');
     }
-    const response = await signIn({ email: 'asha@example.test', password: staff.password }, '10.7.7.7');
+    const response = await signIn(
+      { email: 'asha@example.test', password: staff.password },
+      '10.7.7.7',
+    );
     expect(response.statusCode).toBe(429);
   });
 });
@@ -98,7 +138,11 @@ describe('GET /users/validate-token', () => {
   const url = '/api/v1/users/validate-token';
 
   it('accepts the token as a Bearer header and answers a fresh token with the user', async () => {
-    const response = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${staff.token}` } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { authorization: `Bearer ${staff.token}` },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().user.id).toBe(staff.id);
     expect(response.json().token).toEqual(expect.any(String));
@@ -135,7 +179,9 @@ describe('GET /users/validate-token', () => {
     ]) {
       const response = await t.app.inject({ method: 'GET', url, headers });
       expect(response.statusCode, JSON.stringify(headers)).toBe(401);
-      expect(response.json().error).toBe('Your session has expired or is invalid. Please sign in again.');
+      expect(response.json().error).toBe(
+        'Your session has expired or is invalid. Please sign in again.',
+      );
     }
   });
 

@@ -25,11 +25,15 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
           tags: ['auth'],
           summary: 'Sign in',
           body: authenticateRequest,
-          response: { 200: authResponse, 400: errorResponse, 401: errorResponse, 429: errorResponse },
+          response: {
+            200: authResponse,
+            400: errorResponse,
+            401: errorResponse,
+            429: errorResponse,
+          },
         },
       },
-      async (request) =>
-        authenticateUser(context, { ...request.body, address: request.ip }),
+      async (request) => authenticateUser(context, { ...request.body, address: request.ip }),
     );
 
     app.get(
@@ -48,7 +52,13 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/setup',
-      { schema: { tags: ['setup'], summary: 'Whether the first organisation must be set up', response: { 200: setupStatusResponse } } },
+      {
+        schema: {
+          tags: ['setup'],
+          summary: 'Whether the first organisation must be set up',
+          response: { 200: setupStatusResponse },
+        },
+      },
       async () => ({ needs_setup: await needsSetup(context) }),
     );
 
@@ -62,7 +72,8 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
           response: { 201: authResponse, 400: errorResponse, 409: errorResponse },
         },
       },
-      async (request, reply) => reply.status(201).send(await setupOrganization(context, request.body)),
+      async (request, reply) =>
+        reply.status(201).send(await setupOrganization(context, request.body)),
     );
 
     app.post(

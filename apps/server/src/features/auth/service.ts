@@ -6,14 +6,23 @@ import { organizations, users } from '../../db/schema.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { AppError } from '../../lib/errors.ts';
 import { presentUser } from '../users/presenter.ts';
-import { findUserByEmail, findUserById, hasAnyUser, touchLastLoggedIn, type UserWithOrganization } from '../users/queries.ts';
+import {
+  findUserByEmail,
+  findUserById,
+  hasAnyUser,
+  touchLastLoggedIn,
+  type UserWithOrganization,
+} from '../users/queries.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { assertNotThrottled, clearFailures, recordFailure } from './throttle.ts';
 import { signToken } from './tokens.ts';
 
 async function sessionFor(context: AppContext, user: UserWithOrganization): Promise<AuthResponse> {
   const token = await signToken(context.jwtKey, { sub: user.id, org: user.organization_id });
-  return { token, user: presentUser(user, { showLastLoggedIn: isSuperAdmin(user.role as Actor['role']) }) };
+  return {
+    token,
+    user: presentUser(user, { showLastLoggedIn: isSuperAdmin(user.role as Actor['role']) }),
+  };
 }
 
 /** Signs a user in by e-mail and password, throttling repeated failures. */
@@ -36,7 +45,10 @@ export async function authenticateUser(
 }
 
 /** A fresh token and the current user for a valid session. */
-export async function renewSession(context: AppContext, options: { actor: Actor }): Promise<AuthResponse> {
+export async function renewSession(
+  context: AppContext,
+  options: { actor: Actor },
+): Promise<AuthResponse> {
   return sessionFor(context, options.actor);
 }
 
@@ -46,13 +58,20 @@ export async function needsSetup(context: AppContext): Promise<boolean> {
 }
 
 /** Creates the first organisation and its director; refused once any user exists (decisions §1). */
-export async function setupOrganization(context: AppContext, input: SetupRequest): Promise<AuthResponse> {
+export async function setupOrganization(
+  context: AppContext,
+  input: SetupRequest,
+): Promise<AuthResponse> {
   const passwordHash = await hashPassword(input.password);
   const userId = await context.db.transaction(async (tx) => {
     // One set-up at a time, so two racing first-run forms cannot both succeed.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(727002)`);
-    if (await hasAnyUser(tx)) throw new AppError('conflict', 'Imprest is already set up. Sign in instead.');
-    const [organization] = await tx.insert(organizations).values({ name: input.organization_name }).returning();
+    if (await hasAnyUser(tx))
+      throw new AppError('conflict', 'Imprest is already set up. Sign in instead.');
+    const [organization] = await tx
+      .insert(organizations)
+      .values({ name: input.organization_name })
+      .returning();
     if (!organization) throw new Error('organisation insert returned nothing');
     const [user] = await tx
       .insert(users)

@@ -17,7 +17,12 @@ const body = {
 
 describe('first-run set-up', () => {
   it('refuses bad input with 400 and creates nothing', async () => {
-    for (const payload of [{}, { ...body, password: 'short' }, { ...body, password: 'password123' }, { ...body, email: 'x' }]) {
+    for (const payload of [
+      {},
+      { ...body, password: 'short' },
+      { ...body, password: 'password123' },
+      { ...body, email: 'x' },
+    ]) {
       const response = await t.app.inject({ method: 'POST', url: '/api/v1/setup', payload });
       expect(response.statusCode).toBe(400);
       expect(response.json().error).toMatch(/^Invalid input/);
@@ -27,7 +32,9 @@ describe('first-run set-up', () => {
   });
 
   it('says set-up is needed, creates the organisation and its director (201), then refuses (409)', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/setup' })).json()).toEqual({ needs_setup: true });
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/setup' })).json()).toEqual({
+      needs_setup: true,
+    });
     const created = await t.app.inject({ method: 'POST', url: '/api/v1/setup', payload: body });
     expect(created.statusCode).toBe(201);
     expect(created.json().user).toMatchObject({
@@ -36,8 +43,14 @@ describe('first-run set-up', () => {
       system_role: 'director',
       organization_name: 'Acme Foundation',
     });
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/setup' })).json()).toEqual({ needs_setup: false });
-    const again = await t.app.inject({ method: 'POST', url: '/api/v1/setup', payload: { ...body, email: 'other@acme.test' } });
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/setup' })).json()).toEqual({
+      needs_setup: false,
+    });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/setup',
+      payload: { ...body, email: 'other@acme.test' },
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ error: 'Imprest is already set up. Sign in instead.' });
     const signIn = await t.app.inject({

@@ -4,7 +4,10 @@ import { iso, isoRequired } from '../../lib/time.ts';
 import type { UserWithOrganization } from './queries.ts';
 
 /** Builds the API user object; `last_logged_in` only for viewers allowed to see it (spec §6). */
-export function presentUser(row: UserWithOrganization, options: { showLastLoggedIn: boolean }): UserResponse {
+export function presentUser(
+  row: UserWithOrganization,
+  options: { showLastLoggedIn: boolean },
+): UserResponse {
   return {
     id: row.id,
     fullname: row.fullname,

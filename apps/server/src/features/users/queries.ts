@@ -8,7 +8,10 @@ export type UserWithOrganization = UserRow & { organization_name: string };
 const columns = { ...getTableColumns(users), organization_name: organizations.name };
 
 /** An active (not deleted) user by id, with the organisation's name. */
-export async function findUserById(db: Executor, id: string): Promise<UserWithOrganization | undefined> {
+export async function findUserById(
+  db: Executor,
+  id: string,
+): Promise<UserWithOrganization | undefined> {
   const [row] = await db
     .select(columns)
     .from(users)
@@ -18,7 +21,10 @@ export async function findUserById(db: Executor, id: string): Promise<UserWithOr
 }
 
 /** An active user by e-mail address, compared without case. */
-export async function findUserByEmail(db: Executor, email: string): Promise<UserWithOrganization | undefined> {
+export async function findUserByEmail(
+  db: Executor,
+  email: string,
+): Promise<UserWithOrganization | undefined> {
   const [row] = await db
     .select(columns)
     .from(users)
@@ -35,5 +41,8 @@ export async function hasAnyUser(db: Executor): Promise<boolean> {
 
 /** Records a successful sign-in. */
 export async function touchLastLoggedIn(db: Executor, id: string): Promise<void> {
-  await db.update(users).set({ last_logged_in: sql`now()` }).where(eq(users.id, id));
+  await db
+    .update(users)
+    .set({ last_logged_in: sql`now()` })
+    .where(eq(users.id, id));
 }
