@@ -15,6 +15,7 @@ import { approvalMatrixRoutes } from './features/approval-matrix/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { budgetRoutes } from './features/budgets/routes.ts';
 import { requestRoutes } from './features/requests/routes.ts';
+import { retirementRoutes } from './features/retirements/routes.ts';
 import { reviewRoutes } from './features/reviews/routes.ts';
 import { settingsRoutes } from './features/settings/routes.ts';
 import { registerErrorHandler } from './lib/error-handler.ts';
@@ -59,6 +60,7 @@ export async function buildApp(
       await api.register(budgetRoutes(context));
       await api.register(requestRoutes(context));
       await api.register(reviewRoutes(context));
+      await api.register(retirementRoutes(context));
       await api.register(approvalMatrixRoutes(context));
       await api.register(settingsRoutes(context));
     },

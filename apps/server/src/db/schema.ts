@@ -274,6 +274,44 @@ export const reviews = pgTable(
   ],
 );
 
+/** The retirement of an approved request: the owner accounts for the money spent (spec §3, decisions §4). */
+export const retirements = pgTable(
+  'retirements',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organization_id: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    /** One retirement per request: the unique index settles two finance officers attaching at once. */
+    request_id: uuid('request_id')
+      .notNull()
+      .references(() => requests.id),
+    /** The request's owner, who submits the retirement. */
+    retirement_owner_id: uuid('retirement_owner_id')
+      .notNull()
+      .references(() => users.id),
+    status: text('status').notNull().default('pending'),
+    due_date: date('due_date', { mode: 'string' }).notNull(),
+    amount_spent: money('amount_spent'),
+    amount_currency: text('amount_currency').notNull(),
+    comments: text('comments'),
+    file_paths: text('file_paths')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** The finance user who attached it. */
+    created_by: uuid('created_by')
+      .notNull()
+      .references(() => users.id),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex('retirements_request_key').on(table.request_id),
+    index('retirements_organization_status_idx').on(table.organization_id, table.status),
+    index('retirements_owner_status_idx').on(table.retirement_owner_id, table.status),
+  ],
+);
+
 /** Password-reset tokens: only a SHA-256 of the token is kept; one use, short expiry. */
 export const passwordResetTokens = pgTable(
   'password_reset_tokens',

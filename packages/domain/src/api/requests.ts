@@ -14,6 +14,7 @@ import {
 import { positiveAmount } from '../money.ts';
 import { isExpenditureDateText } from '../requests.ts';
 import { isoDateTime, pageQuery } from './common.ts';
+import { retirementSummary } from './retirements.ts';
 import { reviewResponse } from './reviews.ts';
 
 /** `YYYY-MM-DD` or a full ISO date-time (decisions §8); "not before today" is checked by the server. */
@@ -160,16 +161,8 @@ export const versionHistoryEntry = z.object({
 });
 export type VersionHistoryEntry = z.infer<typeof versionHistoryEntry>;
 
-/** The retirement attached to a request (spec §3); null until retirements land. */
-export const currentRetirementResponse = z
-  .object({
-    id: z.uuid(),
-    status: z.string(),
-    amount_currency: z.enum(currencies),
-    amount_spent: z.number().nullable(),
-    modified_at: isoDateTime,
-  })
-  .nullable();
+/** The retirement attached to a request (spec §3), or null while it has none. */
+export const currentRetirementResponse = retirementSummary.nullable();
 
 /** One request with its reviews and version history (`GET requests/request/{id}`). */
 export const requestResponse = requestItemResponse.extend({

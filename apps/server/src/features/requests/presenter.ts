@@ -13,6 +13,8 @@ import type {
 import { toAmount } from '@imprest/domain/money.ts';
 import { requestFile } from '@imprest/domain/requests.ts';
 import { isoRequired } from '../../lib/time.ts';
+import { presentRetirementSummary } from '../retirements/presenter.ts';
+import type { RetirementRow } from '../retirements/queries.ts';
 import { presentReview } from '../reviews/presenter.ts';
 import type { ReviewRow } from '../reviews/queries.ts';
 import type { RequestRecord, RequestRow } from './queries.ts';
@@ -63,12 +65,13 @@ export function presentVersion(
   };
 }
 
-/** One request with its reviews, version history and the owner's unretired total. */
+/** One request with its reviews, version history, retirement and the owner's unretired total. */
 export function presentRequest(
   row: RequestRecord,
   related: {
     reviews: ReviewRow[];
     history: Pick<RequestRow, 'id' | 'version' | 'created_at' | 'current_status'>[];
+    retirement: RetirementRow | undefined;
     ownerUnretiredTotal: number;
   },
 ): RequestResponse {
@@ -76,7 +79,7 @@ export function presentRequest(
     ...presentRequestItem(row),
     reviews: related.reviews.map(presentReview),
     version_history: related.history.map(presentVersion),
-    current_retirement: null,
+    current_retirement: related.retirement ? presentRetirementSummary(related.retirement) : null,
     owner_unretired_total: related.ownerUnretiredTotal,
   };
 }

@@ -20,6 +20,7 @@ import type { Actor } from '../../lib/authenticate.ts';
 import { AppError } from '../../lib/errors.ts';
 import { loadApprovalMatrix } from '../approval-matrix/queries.ts';
 import { budgetBalance, lockBudget, type BudgetRow } from '../budgets/ledger.ts';
+import { countOwnerPendingRetirements, findRetirementOfRequest } from '../retirements/queries.ts';
 import { findReviewsOf, insertReviewChain } from '../reviews/queries.ts';
 import { loadExchangeRates } from '../settings/queries.ts';
 import { findUserById, type UserWithOrganization } from '../users/queries.ts';
@@ -50,12 +51,13 @@ import { requestsWorkbook } from './spreadsheet.ts';
 type RequestFields = Omit<CreateRequestRequest, 'parent_request'>;
 
 async function presentFound(db: Executor, row: RequestRecord): Promise<RequestResponse> {
-  const [reviews, history, unretired] = await Promise.all([
+  const [reviews, history, retirement, unretired] = await Promise.all([
     findReviewsOf(db, row.id),
     findVersionHistory(db, row.chain_id),
+    findRetirementOfRequest(db, { organizationId: row.organization_id, requestId: row.id }),
     ownerUnretiredTotal(db, { organizationId: row.organization_id, ownerId: row.request_owner_id }),
   ]);
-  return presentRequest(row, { reviews, history, ownerUnretiredTotal: unretired });
+  return presentRequest(row, { reviews, history, retirement, ownerUnretiredTotal: unretired });
 }
 
 /** Everything the API shows of one request, or undefined when the organisation has no such request. */
@@ -319,16 +321,17 @@ export async function summarizeRequests(
   if (!canSeeUserRequests(actor, userId))
     throw new AppError('forbidden', 'You can only see your own request counts.');
   await userOfOrganization(context, actor, userId);
-  const counts = await countOwnerRequests(context.db, {
-    organizationId: actor.organization_id,
-    ownerId: userId,
-  });
-  // Retirements have not landed yet, so no request awaits one.
+  const owner = { organizationId: actor.organization_id, ownerId: userId };
+  const [counts, pendingRetirements] = await Promise.all([
+    countOwnerRequests(context.db, owner),
+    countOwnerPendingRetirements(context.db, owner),
+  ]);
   return {
     pending: counts.pending,
     approved: counts.approved,
     rejected: counts.rejected,
-    pending_retirement: 0,
+    // The Home tile 'Unretired Requests': retirements attached and not yet submitted.
+    pending_retirement: pendingRetirements,
     requests: counts.total,
   };
 }
