@@ -1,5 +1,4 @@
 import { Alert, Button, Flex } from 'antd';
-import { isApiError } from '../../../lib/api-client.ts';
 import { useAttachRetirement } from '../api/attach-retirement.ts';
 
 type RequestRetirementButtonProps = { requestId: string; onRequested: () => void };
@@ -14,11 +13,7 @@ export function RequestRetirementButton({ requestId, onRequested }: RequestRetir
           type="error"
           showIcon
           data-testid="retirement-error"
-          title={
-            isApiError(attach.error, 404)
-              ? 'Retirements cannot be requested yet.'
-              : 'The retirement could not be requested.'
-          }
+          title="The retirement could not be requested."
           description={attach.error.message}
         />
       ) : null}
