@@ -4,20 +4,19 @@
  * Uses DATABASE_URL's server when set (in a throw-away database), else an embedded PostgreSQL in
  * .tmp/; both are removed afterwards.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { branches, budgetCategories, departments } from '@imprest/domain/enums.ts';
-import pg from 'pg';
-import pino from 'pino';
-import { buildApp } from '../src/app.ts';
-import { readConfig } from '../src/config.ts';
-import type { AppContext } from '../src/context.ts';
-import { connect, migrateDatabase } from '../src/db/client.ts';
-import { startEmbeddedPostgres } from '../src/db/embedded.ts';
-import { signToken } from '../src/features/auth/tokens.ts';
-import { createEventBus } from '../src/realtime/events.ts';
+import type pg from 'pg';
+import {
+  buildBenchApp,
+  explain,
+  formatPlan,
+  formatTiming,
+  log,
+  secondsSince,
+  time as timeCalls,
+  withDatabase,
+} from './support.ts';
 
 const organizationCount = 5;
 /** Per organisation: 7 categories × 3 branches × 99 cost codes allow at most 2,079 distinct codes. */
@@ -27,44 +26,6 @@ const requestBatch = 250_000;
 const calls = 200;
 const warmUpCalls = 20;
 const codesCalls = 20;
-
-const config = readConfig();
-const logger = pino({ level: 'warn' });
-
-function log(message: string): void {
-  process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
-}
-
-/** A fresh database: on DATABASE_URL's server, or on an embedded server of our own. */
-async function startDatabase(): Promise<{ url: string; stop: () => Promise<void> }> {
-  if (config.databaseUrl) {
-    const name = `imprest_bench_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: config.databaseUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    const url = new URL(config.databaseUrl);
-    url.pathname = `/${name}`;
-    return {
-      url: url.toString(),
-      stop: async () => {
-        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        await admin.end();
-      },
-    };
-  }
-  const clusterDir = path.resolve(
-    import.meta.dirname,
-    `../../../.tmp/bench-postgres-${process.pid}`,
-  );
-  const embedded = await startEmbeddedPostgres({ clusterDir, database: 'imprest_bench', logger });
-  return {
-    url: embedded.url,
-    stop: async () => {
-      await embedded.stop();
-      await fs.rm(clusterDir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** Bulk-loads organisations, users, budgets (with create changelog rows) and requests in SQL. */
 async function seed(client: pg.PoolClient): Promise<void> {
@@ -153,32 +114,17 @@ async function seed(client: pg.PoolClient): Promise<void> {
   await client.query(`VACUUM ANALYZE`);
 }
 
-function percentile(sorted: number[], fraction: number): number {
-  const index = Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1);
-  return sorted[Math.max(0, index)] ?? Number.NaN;
-}
-
 /** Runs `count` calls after a warm-up; answers median, p95 and max in milliseconds. */
 async function time(call: (i: number) => Promise<number>, count = calls): Promise<string> {
-  for (let i = 0; i < Math.min(warmUpCalls, count); i += 1) await call(i);
-  const durations: number[] = [];
-  for (let i = 0; i < count; i += 1) {
-    const started = performance.now();
-    const status = await call(i);
-    durations.push(performance.now() - started);
-    if (status !== 200) throw new Error(`call ${i} answered ${status}`);
-  }
-  durations.sort((a, b) => a - b);
-  const format = (value: number) => `${value.toFixed(1)} ms`.padStart(9);
-  return `median ${format(percentile(durations, 0.5))}   p95 ${format(percentile(durations, 0.95))}   max ${format(durations.at(-1) ?? 0)}`;
+  return formatTiming(
+    await timeCalls(call, { calls: count, warmUpCalls: Math.min(warmUpCalls, count) }),
+  );
 }
 
+/** Seeds, times the calls and prints the results; the database is removed afterwards. */
 async function main(): Promise<void> {
   const startedAt = performance.now();
-  const database = await startDatabase();
-  const db = connect(database.url, { max: 4 });
-  try {
-    await migrateDatabase(db);
+  await withDatabase(async (db) => {
     log(
       `seeding ${organizationCount * budgetsPerOrganization} budgets and ${requestCount} requests…`,
     );
@@ -188,19 +134,9 @@ async function main(): Promise<void> {
     } finally {
       client.release();
     }
-    log(`seeded in ${((performance.now() - startedAt) / 1000).toFixed(0)} s`);
+    log(`seeded in ${secondsSince(startedAt)}`);
 
-    const secret = randomBytes(32).toString('hex');
-    const jwtKey = new TextEncoder().encode(secret);
-    const context: AppContext = {
-      config: { ...config, jwtSecret: secret, webDist: '/nonexistent' },
-      db,
-      jwtKey,
-      events: createEventBus(),
-    };
-    const app = await buildApp(context, { logger: false });
-    await app.ready();
-
+    const { app, authHeaders } = await buildBenchApp(db);
     const { rows: people } = await db.$client.query<{
       id: string;
       organization_id: string;
@@ -211,9 +147,7 @@ async function main(): Promise<void> {
     const headers = async (role: string) => {
       const user = people.find((person) => person.role === role);
       if (!user) throw new Error(`no ${role}`);
-      return {
-        authorization: `Bearer ${await signToken(jwtKey, { sub: user.id, org: user.organization_id })}`,
-      };
+      return authHeaders(user);
     };
     const finance = await headers('finance_officer');
     const staff = await headers('staff');
@@ -226,15 +160,14 @@ async function main(): Promise<void> {
     const get = async (url: string, as: Record<string, string>) =>
       (await app.inject({ method: 'GET', url: `/api/v1/${url}`, headers: as })).statusCode;
 
-    const { rows: plan } = await db.$client.query<{ 'QUERY PLAN': string }>(
-      `EXPLAIN (ANALYZE, BUFFERS) SELECT coalesce(sum(amount_requested), 0) FROM requests
+    const plan = await explain(
+      db,
+      `SELECT coalesce(sum(amount_requested), 0) FROM requests
        WHERE budget_id = (SELECT id FROM budgets WHERE organization_id = $1 AND code = $2)
          AND is_latest AND current_status IN ('pending', 'on_progress', 'approved')`,
       [organizationId, codes[0]?.code],
     );
-    log(
-      `committed aggregate of one budget:\n    ${plan.map((row) => row['QUERY PLAN']).join('\n    ')}`,
-    );
+    log(`committed aggregate of one budget:\n${formatPlan(plan)}`);
 
     const pick = (i: number) => codes[(i * 7919) % codes.length]?.code ?? '';
     const results = {
@@ -263,11 +196,8 @@ async function main(): Promise<void> {
     })) {
       process.stdout.write(`  ${name.padEnd(44)} ${line}\n`);
     }
-    log(`total ${((performance.now() - startedAt) / 1000).toFixed(0)} s`);
-  } finally {
-    await db.$client.end();
-    await database.stop();
-  }
+    log(`total ${secondsSince(startedAt)}`);
+  });
 }
 
 await main();
