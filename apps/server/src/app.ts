@@ -18,6 +18,7 @@ import { requestRoutes } from './features/requests/routes.ts';
 import { retirementRoutes } from './features/retirements/routes.ts';
 import { reviewRoutes } from './features/reviews/routes.ts';
 import { settingsRoutes } from './features/settings/routes.ts';
+import { userRoutes } from './features/users/routes.ts';
 import { registerErrorHandler } from './lib/error-handler.ts';
 
 export const apiPrefix = '/api/v1';
@@ -63,6 +64,7 @@ export async function buildApp(
       await api.register(retirementRoutes(context));
       await api.register(approvalMatrixRoutes(context));
       await api.register(settingsRoutes(context));
+      await api.register(userRoutes(context));
     },
     { prefix: apiPrefix },
   );

@@ -34,3 +34,18 @@ export function parseUserSettings(text: string | null | undefined): UserSettings
     return { mute_notification: false };
   }
 }
+
+/** `PUT users/settings`: the settings travel as JSON text (decisions §8). */
+export const updateUserSettingsRequest = z.object({
+  user_id: z.uuid({ message: 'user_id must be a UUID' }),
+  settings: z.string().refine((text) => {
+    try {
+      return userSettings.strict().safeParse(JSON.parse(text)).success;
+    } catch {
+      return false;
+    }
+  }, 'settings must be JSON text such as {"mute_notification":true}'),
+});
+export type UpdateUserSettingsRequest = z.infer<typeof updateUserSettingsRequest>;
+
+export const userEnvelopeResponse = z.object({ user: userResponse });
