@@ -253,6 +253,20 @@ async function seedReviews(client: pg.PoolClient, org: number): Promise<void> {
   );
 }
 
+/**
+ * requests.next_reviewer_role as submitting and answering reviews leave it: the role of the first
+ * pending review while a request awaits review. The migration's backfill, written as one join since
+ * the reviews have no index while seeding.
+ */
+async function seedNextReviewerRoles(client: pg.PoolClient): Promise<void> {
+  await client.query(`
+    UPDATE requests r SET next_reviewer_role = first.reviewer_role
+    FROM (SELECT DISTINCT ON (request_id) request_id, reviewer_role
+          FROM reviews WHERE status = 'pending'
+          ORDER BY request_id, step) first
+    WHERE first.request_id = r.id AND r.current_status IN ('pending', 'on_progress')`);
+}
+
 async function seed(client: pg.PoolClient): Promise<void> {
   await client.query(`SET synchronous_commit = off`);
   await client.query(`SET maintenance_work_mem = '1GB'`);
@@ -272,6 +286,8 @@ async function seed(client: pg.PoolClient): Promise<void> {
       await seedReviews(client, org);
       log(`  reviews of organisation ${org + 1}/${organizationCount}`);
     }
+    await seedNextReviewerRoles(client);
+    log('  next reviewer roles');
     log('  building the indexes and foreign keys…');
   });
   // As autovacuum would have by now: statistics, and a visibility map for index-only scans.

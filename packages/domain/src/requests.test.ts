@@ -9,6 +9,7 @@ import {
   hasEmptyCommentAtOrBelow,
   isBeforeToday,
   isExpenditureDateText,
+  nextReviewerRole,
   requestFile,
   reviewerRank,
   reviewerTitle,
@@ -51,6 +52,25 @@ describe('statusAfterReview', () => {
 
   it('refuses a chain with nothing pending', () => {
     expect(() => statusAfterReview(chain('approved', 'approved'), 'approved')).toThrow();
+  });
+});
+
+describe('nextReviewerRole', () => {
+  const steps = [
+    { step: 1, status: 'approved', reviewer_role: 'finance_officer' },
+    { step: 2, status: 'pending', reviewer_role: 'executive_secretary' },
+    { step: 3, status: 'pending', reviewer_role: 'director' },
+  ];
+
+  it('is the first pending step’s role while the request awaits review', () => {
+    expect(nextReviewerRole('on_progress', steps)).toBe('executive_secretary');
+    expect(nextReviewerRole('pending', [...steps].reverse())).toBe('executive_secretary');
+  });
+
+  it('is null once the request no longer awaits review', () => {
+    for (const status of ['approved', 'rejected', 'request_edit'])
+      expect(nextReviewerRole(status, steps)).toBeNull();
+    expect(nextReviewerRole('on_progress', [])).toBeNull();
   });
 });
 

@@ -74,6 +74,18 @@ export function isAwaitingReview(status: string): boolean {
 }
 
 /**
+ * The role a request waits for (requests.next_reviewer_role): the first pending review's while the
+ * request awaits review, null once approved, rejected or returned for edits.
+ */
+export function nextReviewerRole(
+  status: string,
+  reviews: readonly (ReviewStep & { reviewer_role: string })[],
+): string | null {
+  if (!isAwaitingReview(status)) return null;
+  return firstPendingReview(reviews)?.reviewer_role ?? null;
+}
+
+/**
  * The request status once the first pending review is answered (decisions §3): any reject →
  * rejected, a return → request_edit, an approval → approved when it was the last pending step,
  * otherwise on_progress. `isComplete` says the chain has finished (spec §4).

@@ -218,6 +218,12 @@ export const requests = pgTable(
     tax_status: text('tax_status').notNull(),
     comments: text('comments'),
     current_status: text('current_status').notNull().default('pending'),
+    /**
+     * The role of the first pending review while the request awaits review (pending/on_progress),
+     * null otherwise: kept by submission, resubmission and every review answer, so the pending
+     * lists read requests_next_reviewer_idx instead of searching the reviews.
+     */
+    next_reviewer_role: text('next_reviewer_role'),
     approval_number: text('approval_number'),
     file_paths: text('file_paths')
       .array()
@@ -234,6 +240,14 @@ export const requests = pgTable(
     index('requests_owner_latest_idx')
       .on(table.request_owner_id, table.created_at.desc())
       .where(sql`${table.is_latest}`),
+    // The admin list's status filter and its count (bench/requests.ts).
+    index('requests_org_status_idx')
+      .on(table.organization_id, table.current_status, table.created_at.desc())
+      .where(sql`${table.is_latest}`),
+    // The pending lists: ordered oldest first (created_at, id), so the first page is read off the index.
+    index('requests_next_reviewer_idx')
+      .on(table.organization_id, table.next_reviewer_role, table.created_at, table.id)
+      .where(sql`${table.is_latest} AND ${table.next_reviewer_role} IS NOT NULL`),
     // amount_requested in the key lets a budget's committed sum be an index-only scan (bench/budgets.ts).
     index('requests_budget_status_idx')
       .on(table.budget_id, table.current_status, table.amount_requested)

@@ -7,7 +7,7 @@ import {
   type RequestStatus,
 } from '@imprest/domain/enums.ts';
 import { rateFor, toBaseAmount } from '@imprest/domain/exchange-rates.ts';
-import { approvalNumber, statusAfterReview } from '@imprest/domain/requests.ts';
+import { approvalNumber, nextReviewerRole, statusAfterReview } from '@imprest/domain/requests.ts';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { users } from '../db/schema.ts';
@@ -276,7 +276,11 @@ export async function seedDemoRequests(
       });
       const chain = await findReviewsOf(tx, id);
       // Answer the steps the outcome needs; the status follows the same rule as a live review.
-      const state = chain.map((review) => ({ step: review.step, status: review.status }));
+      const state = chain.map((review) => ({
+        step: review.step,
+        status: review.status,
+        reviewer_role: review.reviewer_role,
+      }));
       let status: RequestStatus = 'pending';
       for (const [index, decision] of answersFor(outcome, chain.length).entries()) {
         const review = chain[index];
@@ -300,7 +304,12 @@ export async function seedDemoRequests(
         status === 'approved'
           ? approvalNumber(year, await nextApprovalSequence(tx, { organizationId, year }))
           : null;
-      await updateRequestStatus(tx, { id, status, approvalNumber: number });
+      await updateRequestStatus(tx, {
+        id,
+        status,
+        nextReviewerRole: nextReviewerRole(status, state),
+        approvalNumber: number,
+      });
       if (previous) await markSuperseded(tx, previous.id);
       previous = { id, chainId: previous?.chainId ?? id, version: (previous?.version ?? 0) + 1 };
       written += 1;

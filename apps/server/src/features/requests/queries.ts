@@ -13,7 +13,7 @@ import {
   type SQL,
 } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { budgets, requests, reviews } from '../../db/schema.ts';
+import { budgets, requests } from '../../db/schema.ts';
 import type { BudgetRow } from '../budgets/ledger.ts';
 
 export type RequestRow = typeof requests.$inferSelect;
@@ -86,15 +86,21 @@ export async function markSuperseded(db: Executor, id: string): Promise<void> {
     .where(eq(requests.id, id));
 }
 
-/** Sets a request's status (and approval number once approved). */
+/** Sets a request's status and next reviewer role (and approval number once approved). */
 export async function updateRequestStatus(
   db: Executor,
-  options: { id: string; status: string; approvalNumber: string | null },
+  options: {
+    id: string;
+    status: string;
+    nextReviewerRole: string | null;
+    approvalNumber: string | null;
+  },
 ): Promise<void> {
   await db
     .update(requests)
     .set({
       current_status: options.status,
+      next_reviewer_role: options.nextReviewerRole,
       ...(options.approvalNumber ? { approval_number: options.approvalNumber } : {}),
       modified_at: sql`now()`,
     })
@@ -221,7 +227,8 @@ export async function countOwnerRequests(
 
 /**
  * Newest versions awaiting review whose first pending step is a role's, except one owner's own
- * (the caller's). Served by reviews_pending_role_idx.
+ * (the caller's), oldest first. next_reviewer_role is set only while a request awaits review, so
+ * requests_next_reviewer_idx serves the filter and the order.
  */
 export async function listPendingForRole(
   db: Executor,
@@ -233,22 +240,12 @@ export async function listPendingForRole(
     perPage: number;
   },
 ): Promise<{ rows: RequestRecord[]; total: number }> {
-  // The request's first pending step is the role's: a pending step of that role with no pending step before it.
-  const isRolesTurn = sql`exists (
-    select 1 from ${reviews} step
-    where step.request_id = ${requests.id} and step.organization_id = ${options.organizationId}
-      and step.reviewer_role = ${options.role} and step.status = 'pending'
-      and not exists (
-        select 1 from ${reviews} earlier
-        where earlier.request_id = step.request_id and earlier.status = 'pending' and earlier.step < step.step
-      )
-  )`;
   const where = and(
     eq(requests.organization_id, options.organizationId),
     eq(requests.is_latest, true),
+    eq(requests.next_reviewer_role, options.role),
     inArray(requests.current_status, ['pending', 'on_progress']),
     ne(requests.request_owner_id, options.excludeOwnerId),
-    isRolesTurn,
   );
   const [rows, [count]] = await Promise.all([
     db

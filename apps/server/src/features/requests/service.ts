@@ -13,7 +13,7 @@ import { approvalRowFor } from '@imprest/domain/approval-matrix.ts';
 import { roleLabels, type Role } from '@imprest/domain/enums.ts';
 import { fitsMoney, rateFor, toBaseAmount } from '@imprest/domain/exchange-rates.ts';
 import { messages } from '@imprest/domain/messages.ts';
-import { expenditureDay, isBeforeToday } from '@imprest/domain/requests.ts';
+import { expenditureDay, isBeforeToday, nextReviewerRole } from '@imprest/domain/requests.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor, Transaction } from '../../db/client.ts';
 import type { Actor } from '../../lib/authenticate.ts';
@@ -149,6 +149,12 @@ async function placeRequest(
   }
 
   const id = randomUUID();
+  // The chain starts all pending, so the request waits for its first step's role.
+  const chain = row.user_role.map((role, index) => ({
+    step: index + 1,
+    status: 'pending',
+    reviewer_role: role,
+  }));
   await insertRequest(tx, {
     id,
     organization_id: organizationId,
@@ -175,6 +181,7 @@ async function placeRequest(
     tax_status: input.tax_status,
     comments: input.comments,
     current_status: 'pending',
+    next_reviewer_role: nextReviewerRole('pending', chain),
     file_paths: input.file_paths,
   });
   await insertReviewChain(tx, {

@@ -460,3 +460,87 @@ describe('POST /requests/request/request-edit', () => {
     expect(response.json().error).toMatch(/parent_request/);
   });
 });
+
+describe('pending lists follow the reviewer chain', () => {
+  // An organisation of its own, so its pending lists hold only this block's requests.
+  let owner: TestUser;
+  let officer: TestUser;
+  let secretaryOf: TestUser;
+
+  beforeAll(async () => {
+    const orgId = await buildOrganization(t.db);
+    owner = await buildUser(t.db, { organizationId: orgId, fullname: 'Neema Owner' });
+    officer = await buildUser(t.db, {
+      organizationId: orgId,
+      role: 'finance_officer',
+      fullname: 'Baraka Finance',
+    });
+    secretaryOf = await buildUser(t.db, {
+      organizationId: orgId,
+      role: 'executive_secretary',
+      fullname: 'Imani Secretary',
+    });
+    await buildBudget(t.db, { organizationId: orgId, code: '6105', amount: 1_000_000_000 });
+  });
+
+  const pendingIds = async (user: TestUser): Promise<string[]> => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/requests/${user.role}/pending/${user.id}`,
+      headers: auth(user),
+    });
+    expect(response.statusCode).toBe(200);
+    return response.json().data.map((item: { id: string }) => item.id);
+  };
+  /** Whose pending list holds a request: finance's, the secretary's, both or neither. */
+  const waitingWith = async (id: string) => ({
+    finance: (await pendingIds(officer)).includes(id),
+    secretary: (await pendingIds(secretaryOf)).includes(id),
+  });
+  const answer = (
+    user: TestUser,
+    request: Submitted,
+    step: number,
+    status: 'approved' | 'rejected' | 'request_edit',
+  ) => review(t.app, user, { id: stepOf(request, step), request_id: request.id, status });
+  const submit = () => submitted(t.app, owner, requestBody('6105'));
+
+  it('moves a request from finance to the secretary, then off both lists once approved', async () => {
+    const request = await submit();
+    expect(await waitingWith(request.id)).toEqual({ finance: true, secretary: false });
+    expect((await answer(officer, request, 1, 'approved')).statusCode).toBe(200);
+    expect(await waitingWith(request.id)).toEqual({ finance: false, secretary: true });
+    const final = await answer(secretaryOf, request, 2, 'approved');
+    expect(final.json().current_status).toBe('approved');
+    expect(await waitingWith(request.id)).toEqual({ finance: false, secretary: false });
+  });
+
+  it.each([
+    ['a rejection at the first step', 1, 'rejected'],
+    ['a rejection at the second step', 2, 'rejected'],
+    ['a return for edits', 2, 'request_edit'],
+  ] as const)('takes a request off both lists after %s', async (_name, step, decision) => {
+    const request = await submit();
+    if (step === 2) await answer(officer, request, 1, 'approved');
+    const reviewer = step === 1 ? officer : secretaryOf;
+    expect((await answer(reviewer, request, step, decision)).json().current_status).toBe(decision);
+    expect(await waitingWith(request.id)).toEqual({ finance: false, secretary: false });
+  });
+
+  it('puts a resubmitted version back on finance’s list, and not the returned one', async () => {
+    const request = await submit();
+    await answer(officer, request, 1, 'request_edit');
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/requests/request/request-edit',
+      headers: auth(owner),
+      payload: requestBody('6105', { parent_request: request.id }),
+    });
+    expect(response.statusCode).toBe(201);
+    const next = response.json().id as string;
+    expect(await waitingWith(next)).toEqual({ finance: true, secretary: false });
+    expect(await waitingWith(request.id)).toEqual({ finance: false, secretary: false });
+    const [row] = await t.db.select().from(requests).where(eq(requests.id, next));
+    expect(row?.next_reviewer_role).toBe('finance_officer');
+  });
+});

@@ -6,6 +6,7 @@ import {
   approvalNumber,
   firstPendingReview,
   isAwaitingReview,
+  nextReviewerRole,
   reviewerTitle,
   statusAfterReview,
   yearIn,
@@ -68,7 +69,15 @@ export async function answerReview(
       const year = yearIn(context.config.orgTimezone);
       number = approvalNumber(year, await nextApprovalSequence(tx, { organizationId, year }));
     }
-    await updateRequestStatus(tx, { id: request.id, status: next.status, approvalNumber: number });
+    const answeredChain = reviews.map((step) =>
+      step.id === review.id ? { ...step, status: input.status } : step,
+    );
+    await updateRequestStatus(tx, {
+      id: request.id,
+      status: next.status,
+      nextReviewerRole: nextReviewerRole(next.status, answeredChain),
+      approvalNumber: number,
+    });
     return { requestId: request.id, budgetCode: request.budget_code, status: next.status };
   });
 
