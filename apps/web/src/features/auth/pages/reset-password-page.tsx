@@ -1,6 +1,6 @@
 import { email } from '@imprest/domain/api/common.ts';
 import { Alert, Button, Flex, Form, Input, Typography } from 'antd';
-import { useNavigate } from 'react-router';
+import { useGoBack } from '../../../lib/use-go-back.ts';
 import { zodRule } from '../../../lib/zod-rule.ts';
 import { paths } from '../../../paths.ts';
 import { useSendResetLink } from '../api/send-reset-link.ts';
@@ -10,20 +10,13 @@ type ResetValues = { email: string };
 
 /** Routes /reset-password and /reset: ask for a reset link (spec §2, texts of spec §8). */
 export function ResetPasswordPage() {
-  const navigate = useNavigate();
+  // Back one page when the app has history, else to sign in.
+  const handleBack = useGoBack(paths.signIn.getHref());
   const sendResetLink = useSendResetLink();
 
   function handleSubmit(values: ResetValues) {
     const parsed = email.safeParse(values.email);
     sendResetLink.mutate({ email: parsed.success ? parsed.data : values.email });
-  }
-
-  function handleBack() {
-    // Back one page when the app has history, else to sign in.
-    const state: unknown = window.history.state;
-    const index = typeof state === 'object' && state && 'idx' in state ? state.idx : 0;
-    if (typeof index === 'number' && index > 0) void navigate(-1);
-    else void navigate(paths.signIn.getHref());
   }
 
   return (

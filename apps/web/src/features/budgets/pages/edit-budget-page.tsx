@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { formatTypedAmount } from '../../../components/amount-input.tsx';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
+import { useGoBack } from '../../../lib/use-go-back.ts';
 import { paths } from '../../../paths.ts';
 import { useBudgetById } from '../api/get-budget-by-id.ts';
 import type { BudgetDetail } from '../api/get-budget.ts';
@@ -15,7 +16,6 @@ import { BudgetLoadError } from '../components/budget-load-error.tsx';
 import { BudgetStatusTag } from '../components/budget-status-tag.tsx';
 import { FinanceOnly } from '../components/finance-only.tsx';
 import { PageLoader } from '../components/page-loader.tsx';
-import { goBack } from '../utils/navigation.ts';
 
 /** The form prefilled from the loaded budget (spec §2). */
 function formValuesOf(budget: BudgetDetail): BudgetFormValues {
@@ -100,6 +100,7 @@ type EditBudgetFormProps = { budget: BudgetDetail; onSaved: (budget: BudgetRespo
 /** The prefilled form with Cancel, Delete (only without requests) and Save. */
 function EditBudgetForm({ budget, onSaved }: EditBudgetFormProps) {
   const navigate = useNavigate();
+  const goBack = useGoBack(paths.dashboard.budgets.getHref());
   const { modal, message } = App.useApp();
   const update = useUpdateBudget();
   const remove = useRemoveBudget();
@@ -156,7 +157,7 @@ function EditBudgetForm({ budget, onSaved }: EditBudgetFormProps) {
         )
       }
       onSubmit={handleSubmit}
-      onCancel={() => goBack(navigate)}
+      onCancel={goBack}
     />
   );
 }

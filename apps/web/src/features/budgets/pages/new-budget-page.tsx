@@ -3,16 +3,17 @@ import { budgetFormDefaults } from '@imprest/domain/budgets.ts';
 import { Alert, Button, Result } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { useGoBack } from '../../../lib/use-go-back.ts';
 import { paths } from '../../../paths.ts';
 import { useCreateBudget } from '../api/create-budget.ts';
 import { BudgetForm, type BudgetFormValues } from '../components/budget-form.tsx';
 import { FinanceOnly } from '../components/finance-only.tsx';
-import { goBack } from '../utils/navigation.ts';
 
 const initialValues: BudgetFormValues = { ...budgetFormDefaults, code: null };
 
 function NewBudget() {
   const navigate = useNavigate();
+  const goBack = useGoBack(paths.dashboard.budgets.getHref());
   const create = useCreateBudget();
   const [created, setCreated] = useState<BudgetResponse | null>(null);
 
@@ -53,7 +54,7 @@ function NewBudget() {
         ) : null
       }
       onSubmit={(payload) => create.mutate(payload, { onSuccess: setCreated })}
-      onCancel={() => goBack(navigate)}
+      onCancel={goBack}
     />
   );
 }

@@ -1,5 +1,4 @@
 import type { BudgetResponse } from '@imprest/domain/api/budgets.ts';
-import type { NavigateFunction } from 'react-router';
 import { paths } from '../../../paths.ts';
 
 /**
@@ -9,13 +8,4 @@ import { paths } from '../../../paths.ts';
 export function editBudgetHref(budget: Pick<BudgetResponse, 'id' | 'code'>): string {
   const query = new URLSearchParams({ code: budget.code });
   return `${paths.dashboard.editBudget.getHref(budget.id)}?${query.toString()}`;
-}
-
-/** Spec §2: Cancel goes back one page; opened directly (no page before), it goes to the list. */
-export function goBack(navigate: NavigateFunction): void {
-  const state: unknown = window.history.state;
-  const index =
-    typeof state === 'object' && state !== null && 'idx' in state ? Number(state.idx) : 0;
-  if (index > 0) void navigate(-1);
-  else void navigate(paths.dashboard.budgets.getHref(), { replace: true });
 }
