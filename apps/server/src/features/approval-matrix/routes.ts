@@ -2,10 +2,10 @@ import {
   approvalMatrixResponse,
   updateApprovalMatrixRequest,
 } from '@imprest/domain/api/approval-matrix.ts';
-import { errorResponse } from '@imprest/domain/api/common.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { actorOf, authenticate } from '../../lib/authenticate.ts';
+import { errorResponses } from '../../lib/error-responses.ts';
 import { getApprovalMatrix, replaceApprovalMatrix } from './service.ts';
 
 /** The approval matrix: who reviews which amounts (decisions §3, §5). */
@@ -19,7 +19,7 @@ export function approvalMatrixRoutes(context: AppContext): FastifyPluginAsyncZod
           tags: ['approval matrix'],
           summary: 'The approval matrix (admin)',
           security: [{ bearer: [] }],
-          response: { 200: approvalMatrixResponse, 401: errorResponse, 403: errorResponse },
+          response: { 200: approvalMatrixResponse, ...errorResponses(401, 403) },
         },
       },
       async (request) => getApprovalMatrix(context, { actor: actorOf(request) }),
@@ -36,9 +36,7 @@ export function approvalMatrixRoutes(context: AppContext): FastifyPluginAsyncZod
           body: updateApprovalMatrixRequest,
           response: {
             200: approvalMatrixResponse,
-            400: errorResponse,
-            401: errorResponse,
-            403: errorResponse,
+            ...errorResponses(400, 401, 403),
           },
         },
       },

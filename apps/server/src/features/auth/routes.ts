@@ -7,10 +7,10 @@ import {
   setupRequest,
   setupStatusResponse,
 } from '@imprest/domain/api/auth.ts';
-import { errorResponse } from '@imprest/domain/api/common.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { actorOf, authenticate } from '../../lib/authenticate.ts';
+import { errorResponses } from '../../lib/error-responses.ts';
 import { deliverOutbox } from '../../lib/mailer.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.ts';
 import { authenticateUser, needsSetup, renewSession, setupOrganization } from './service.ts';
@@ -27,9 +27,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
           body: authenticateRequest,
           response: {
             200: authResponse,
-            400: errorResponse,
-            401: errorResponse,
-            429: errorResponse,
+            ...errorResponses(400, 401, 429),
           },
         },
       },
@@ -44,7 +42,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
           tags: ['auth'],
           summary: 'Validate the session and get a fresh token',
           security: [{ bearer: [] }],
-          response: { 200: authResponse, 401: errorResponse },
+          response: { 200: authResponse, ...errorResponses(401) },
         },
       },
       async (request) => renewSession(context, { actor: actorOf(request) }),
@@ -69,7 +67,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
           tags: ['setup'],
           summary: 'Create the first organisation and its director',
           body: setupRequest,
-          response: { 201: authResponse, 400: errorResponse, 409: errorResponse },
+          response: { 201: authResponse, ...errorResponses(400, 409) },
         },
       },
       async (request, reply) =>
@@ -83,7 +81,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
           tags: ['auth'],
           summary: 'E-mail a password reset link',
           body: forgotPasswordRequest,
-          response: { 200: messageResponse, 400: errorResponse, 404: errorResponse },
+          response: { 200: messageResponse, ...errorResponses(400, 404) },
         },
       },
       async (request) => {
@@ -100,7 +98,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
           tags: ['auth'],
           summary: 'Set a new password with a reset token',
           body: resetPasswordRequest,
-          response: { 200: messageResponse, 400: errorResponse },
+          response: { 200: messageResponse, ...errorResponses(400) },
         },
       },
       async (request) => {

@@ -805,7 +805,7 @@ describe('GET /budget/download/:code', () => {
       'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     );
     expect(response.headers['content-disposition']).toBe(
-      'attachment; filename="6105-requests.xlsx"',
+      `attachment; filename="6105-requests.xlsx"; filename*=UTF-8''6105-requests.xlsx`,
     );
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);

@@ -12,11 +12,12 @@ import {
   removeBudgetResponse,
   updateBudgetRequest,
 } from '@imprest/domain/api/budgets.ts';
-import { errorResponse } from '@imprest/domain/api/common.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { attachmentHeader, xlsxContentType } from '../../lib/attachment.ts';
 import { actorOf, authenticate } from '../../lib/authenticate.ts';
+import { errorResponses } from '../../lib/error-responses.ts';
 import {
   checkBudgetBalance,
   createBudget,
@@ -28,15 +29,13 @@ import {
   updateBudget,
 } from './service.ts';
 
-const xlsxContentType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
 /** Budgets (spec §7): list, detail, codes, balance check, create, edit, archive, delete, download. */
 export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const preHandler = authenticate(context);
     const tags = ['budgets'];
     const security = [{ bearer: [] }];
-    const errors = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
+    const errors = errorResponses(401, 403, 404);
 
     app.get(
       '/budget',
@@ -47,7 +46,7 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
           summary: 'Budgets you may see (your department and "all" unless your role sees all)',
           security,
           querystring: budgetListQuery,
-          response: { 200: budgetListResponse, 400: errorResponse, 401: errorResponse },
+          response: { 200: budgetListResponse, ...errorResponses(400, 401) },
         },
       },
       async (request) => listBudgets(context, { actor: actorOf(request), query: request.query }),
@@ -62,7 +61,7 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Every active budget code with its available amount',
           security,
-          response: { 200: budgetCodesResponse, 401: errorResponse },
+          response: { 200: budgetCodesResponse, ...errorResponses(401) },
         },
       },
       async (request) => listBudgetCodes(context, { actor: actorOf(request) }),
@@ -77,7 +76,7 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
           summary: 'One budget by code, with its requests, changelog and monthly history',
           security,
           params: budgetCodeParam,
-          response: { 200: budgetDetailResponse, 400: errorResponse, ...errors },
+          response: { 200: budgetDetailResponse, ...errorResponses(400), ...errors },
         },
       },
       async (request) => getBudget(context, { actor: actorOf(request), code: request.params.code }),
@@ -95,9 +94,7 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
           querystring: balanceQuery,
           response: {
             200: balanceResponse,
-            400: errorResponse,
-            401: errorResponse,
-            404: errorResponse,
+            ...errorResponses(400, 401, 404),
           },
         },
       },
@@ -121,7 +118,7 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
           produces: [xlsxContentType],
           response: {
             200: z.unknown().describe('An xlsx file named "<code>-requests.xlsx"'),
-            400: errorResponse,
+            ...errorResponses(400),
             ...errors,
           },
         },
@@ -133,7 +130,7 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
         });
         return reply
           .header('content-type', xlsxContentType)
-          .header('content-disposition', `attachment; filename="${file.filename}"`)
+          .header('content-disposition', attachmentHeader(file.filename))
           .send(file.stream);
       },
     );
@@ -149,9 +146,9 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
           body: createBudgetRequest,
           response: {
             201: budgetMutationResponse,
-            400: errorResponse,
+            ...errorResponses(400),
             ...errors,
-            409: errorResponse,
+            ...errorResponses(409),
           },
         },
       },
@@ -172,9 +169,9 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
           body: updateBudgetRequest,
           response: {
             200: budgetMutationResponse,
-            400: errorResponse,
+            ...errorResponses(400),
             ...errors,
-            409: errorResponse,
+            ...errorResponses(409),
           },
         },
       },
@@ -194,9 +191,9 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
           body: removeBudgetRequest,
           response: {
             200: removeBudgetResponse,
-            400: errorResponse,
+            ...errorResponses(400),
             ...errors,
-            409: errorResponse,
+            ...errorResponses(409),
           },
         },
       },

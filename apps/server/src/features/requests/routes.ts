@@ -1,4 +1,3 @@
-import { errorResponse } from '@imprest/domain/api/common.ts';
 import {
   createRequestRequest,
   downloadParams,
@@ -19,6 +18,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { attachmentHeader, xlsxContentType } from '../../lib/attachment.ts';
 import { actorOf, authenticate } from '../../lib/authenticate.ts';
+import { errorResponses } from '../../lib/error-responses.ts';
 import {
   downloadRequests,
   getRequest,
@@ -47,10 +47,7 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
           body: createRequestRequest,
           response: {
             201: requestResponse,
-            400: errorResponse,
-            401: errorResponse,
-            403: errorResponse,
-            409: errorResponse,
+            ...errorResponses(400, 401, 403, 409),
           },
         },
       },
@@ -71,11 +68,7 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
           body: resubmitRequestRequest,
           response: {
             201: requestResponse,
-            400: errorResponse,
-            401: errorResponse,
-            403: errorResponse,
-            404: errorResponse,
-            409: errorResponse,
+            ...errorResponses(400, 401, 403, 404, 409),
           },
         },
       },
@@ -96,9 +89,7 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
           params: requestIdParam,
           response: {
             200: requestResponse,
-            400: errorResponse,
-            401: errorResponse,
-            404: errorResponse,
+            ...errorResponses(400, 401, 404),
           },
         },
       },
@@ -116,10 +107,7 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
           params: requestIdParam,
           response: {
             200: summaryResponse,
-            400: errorResponse,
-            401: errorResponse,
-            403: errorResponse,
-            404: errorResponse,
+            ...errorResponses(400, 401, 403, 404),
           },
         },
       },
@@ -140,10 +128,7 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
           produces: [xlsxContentType],
           response: {
             200: z.unknown().describe('An xlsx file named "<fullname> requests.xlsx"'),
-            400: errorResponse,
-            401: errorResponse,
-            403: errorResponse,
-            404: errorResponse,
+            ...errorResponses(400, 401, 403, 404),
           },
         },
       },
@@ -172,9 +157,7 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
           querystring: pendingListQuery,
           response: {
             200: pendingListResponse,
-            400: errorResponse,
-            401: errorResponse,
-            403: errorResponse,
+            ...errorResponses(400, 401, 403),
           },
         },
       },
@@ -201,9 +184,7 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
           querystring: requestListQuery,
           response: {
             200: requestListResponse,
-            400: errorResponse,
-            401: errorResponse,
-            403: errorResponse,
+            ...errorResponses(400, 401, 403),
           },
         },
       },

@@ -1,9 +1,9 @@
-import { errorResponse } from '@imprest/domain/api/common.ts';
 import { requestResponse } from '@imprest/domain/api/requests.ts';
 import { attachRetirementRequest } from '@imprest/domain/api/retirements.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { actorOf, authenticate } from '../../lib/authenticate.ts';
+import { errorResponses } from '../../lib/error-responses.ts';
 import { attachRetirement } from './service.ts';
 
 const security = [{ bearer: [] }];
@@ -25,11 +25,7 @@ export function retirementRoutes(context: AppContext): FastifyPluginAsyncZod {
           body: attachRetirementRequest,
           response: {
             201: requestResponse,
-            400: errorResponse,
-            401: errorResponse,
-            403: errorResponse,
-            404: errorResponse,
-            409: errorResponse,
+            ...errorResponses(400, 401, 403, 404, 409),
           },
         },
       },

@@ -1,9 +1,9 @@
-import { errorResponse } from '@imprest/domain/api/common.ts';
 import { requestResponse } from '@imprest/domain/api/requests.ts';
 import { reviewRequest } from '@imprest/domain/api/reviews.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { actorOf, authenticate } from '../../lib/authenticate.ts';
+import { errorResponses } from '../../lib/error-responses.ts';
 import { answerReview } from './service.ts';
 
 /** Request reviews: the step role approves, rejects or returns a request for edits (spec §4). */
@@ -20,11 +20,7 @@ export function reviewRoutes(context: AppContext): FastifyPluginAsyncZod {
           body: reviewRequest,
           response: {
             200: requestResponse,
-            400: errorResponse,
-            401: errorResponse,
-            403: errorResponse,
-            404: errorResponse,
-            409: errorResponse,
+            ...errorResponses(400, 401, 403, 404, 409),
           },
         },
       },

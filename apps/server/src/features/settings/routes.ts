@@ -1,8 +1,8 @@
-import { errorResponse } from '@imprest/domain/api/common.ts';
 import { exchangeRatesResponse, updateExchangeRatesRequest } from '@imprest/domain/api/settings.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { actorOf, authenticate } from '../../lib/authenticate.ts';
+import { errorResponses } from '../../lib/error-responses.ts';
 import { getExchangeRates, updateExchangeRates } from './service.ts';
 
 /** Organisation settings: exchange rates to the base currency (decisions §5, §8). */
@@ -16,7 +16,7 @@ export function settingsRoutes(context: AppContext): FastifyPluginAsyncZod {
           tags: ['settings'],
           summary: 'Exchange rates to tzs',
           security: [{ bearer: [] }],
-          response: { 200: exchangeRatesResponse, 401: errorResponse },
+          response: { 200: exchangeRatesResponse, ...errorResponses(401) },
         },
       },
       async (request) => getExchangeRates(context, { actor: actorOf(request) }),
@@ -33,9 +33,7 @@ export function settingsRoutes(context: AppContext): FastifyPluginAsyncZod {
           body: updateExchangeRatesRequest,
           response: {
             200: exchangeRatesResponse,
-            400: errorResponse,
-            401: errorResponse,
-            403: errorResponse,
+            ...errorResponses(400, 401, 403),
           },
         },
       },

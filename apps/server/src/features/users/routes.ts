@@ -1,8 +1,8 @@
-import { errorResponse } from '@imprest/domain/api/common.ts';
 import { updateUserSettingsRequest, userEnvelopeResponse } from '@imprest/domain/api/users.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { actorOf, authenticate } from '../../lib/authenticate.ts';
+import { errorResponses } from '../../lib/error-responses.ts';
 import { updateUserSettings } from './service.ts';
 
 /** User endpoints that have landed so far: notification settings. */
@@ -19,9 +19,7 @@ export function userRoutes(context: AppContext): FastifyPluginAsyncZod {
           body: updateUserSettingsRequest,
           response: {
             200: userEnvelopeResponse,
-            400: errorResponse,
-            403: errorResponse,
-            404: errorResponse,
+            ...errorResponses(400, 403, 404),
           },
         },
       },
