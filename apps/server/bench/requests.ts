@@ -435,6 +435,7 @@ async function benchmark(
   const fullName = (i: number) =>
     `${firstNames[(i * 7) % 20]} ${lastNames[Math.floor(((i * 7) % 400) / 20)]}`.toLowerCase();
   const surname = (i: number) => (lastNames[i % 20] ?? '').toLowerCase();
+  const purposes = Object.keys(requestCategories);
   const approvalNumber = (i: number) => approvalNumbers[i % approvalNumbers.length] ?? '';
 
   /** The status of an answer; an error answer stops the run with its body. */
@@ -527,7 +528,23 @@ async function benchmark(
       targetMs: listTargetMs,
       run: (i) => adminList({ page: 1, per_page: 10, search: approvalNumber(i) }),
       sample: () => adminList({ page: 1, per_page: 10, search: approvalNumber(3) }),
-      expects: ['requests_search_idx'],
+      expects: ['requests_approval_number_prefix_idx'],
+      showPlans: true,
+    },
+    {
+      name: 'list, admin, search the start of an approval number',
+      targetMs: listTargetMs,
+      run: (i) => adminList({ page: 1, per_page: 10, search: approvalNumber(i).slice(0, 11) }),
+      sample: () => adminList({ page: 1, per_page: 10, search: approvalNumber(3).slice(0, 11) }),
+      expects: ['requests_approval_number_prefix_idx'],
+      showPlans: true,
+    },
+    {
+      name: 'list, admin, search a purpose (1,000+ matches)',
+      targetMs: listTargetMs,
+      run: (i) =>
+        adminList({ page: 1, per_page: 10, search: purposes[i % purposes.length] ?? 'travel' }),
+      sample: () => adminList({ page: 1, per_page: 10, search: 'meals' }),
       showPlans: true,
     },
     {
@@ -585,11 +602,24 @@ async function benchmark(
   for (const call of callList) {
     const statements = await capture(call.sample);
     const explained: CallPlan[] = [];
-    for (const statement of statements) {
-      // Writes and row locks are not explained: EXPLAIN ANALYZE would run them again.
-      if (!/^select/i.test(statement.query) || /for update/i.test(statement.query)) continue;
-      const plan = await explain(db, statement.query, statement.params);
-      explained.push({ name: describe(statement), statement, plan });
+    // One transaction a call, so planner settings a call makes (set_config(…, true)) apply to the
+    // statements after them, as they did in the call.
+    const client = await db.$client.connect();
+    try {
+      await client.query('BEGIN');
+      for (const statement of statements) {
+        if (/^select set_config\(/i.test(statement.query)) {
+          await client.query(statement.query, statement.params);
+          continue;
+        }
+        // Writes and row locks are not explained: EXPLAIN ANALYZE would run them again.
+        if (!/^select/i.test(statement.query) || /for update/i.test(statement.query)) continue;
+        const plan = await explain(client, statement.query, statement.params);
+        explained.push({ name: describe(statement), statement, plan });
+      }
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
     }
     plans.set(call, explained);
   }

@@ -116,7 +116,8 @@ export async function startDatabase(): Promise<BenchDatabase> {
     database = {
       url: url.toString(),
       stop: async () => {
-        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        if (process.env.BENCH_KEEP_DATABASE) log(`kept the database: ${url.toString()}`);
+        else await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
         await admin.end();
       },
     };
@@ -264,11 +265,12 @@ export function formatTiming(timing: Timing): string {
 
 /** The lines of `EXPLAIN (ANALYZE, BUFFERS)` of a statement. */
 export async function explain(
-  db: Database,
+  db: Database | pg.PoolClient,
   statement: string,
   params: unknown[] = [],
 ): Promise<string[]> {
-  const { rows } = await db.$client.query<{ 'QUERY PLAN': string }>(
+  const client = '$client' in db ? db.$client : db;
+  const { rows } = await client.query<{ 'QUERY PLAN': string }>(
     `EXPLAIN (ANALYZE, BUFFERS) ${statement}`,
     params,
   );

@@ -5,6 +5,11 @@ export const pageSizeOptions = [10, 20, 50, 100] as const;
 export const maxPageSize = 100;
 /** The page-size changer shows only above this many rows. */
 export const pageSizeChangerThreshold = 50;
+/**
+ * A list search counts its matches up to this many (docs/decisions/0006): past it the list says
+ * `total_capped` and reports this number, the way search engines say "1,000+".
+ */
+export const searchCountLimit = 1000;
 export const retirementPageSize = 15;
 export const approvalThreshold = 150_000_000;
 export const costCodeMin = 1;

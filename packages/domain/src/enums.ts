@@ -76,6 +76,18 @@ export const requestCategories = {
   other: { modes: [], supplierLabel: 'Name of Establishment' },
 } as const satisfies Record<string, { modes: readonly string[]; supplierLabel: string }>;
 export type RequestCategory = keyof typeof requestCategories;
+/** Request purposes as people read them ('accomodation', the spec's key, reads 'Accommodation'). */
+export const requestCategoryLabels: Record<RequestCategory, string> = {
+  travel: 'Travel',
+  accomodation: 'Accommodation',
+  meals: 'Meals',
+  pettyCash: 'Petty Cash',
+  kits: 'Kits',
+  risingSteamStars: 'Rising Steam Stars',
+  stemPark: 'Stem Park',
+  procurement: 'Procurement',
+  other: 'Other',
+};
 export const requestCategoryNames = Object.keys(requestCategories) as [
   RequestCategory,
   ...RequestCategory[],

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { roles, type Role } from './enums.ts';
 import {
   approvalNumber,
+  approvalNumberSearchPrefix,
   canReview,
   displayFileName,
   expenditureDay,
@@ -10,6 +11,7 @@ import {
   isBeforeToday,
   isExpenditureDateText,
   nextReviewerRole,
+  purposesMatching,
   requestFile,
   reviewerRank,
   reviewerTitle,
@@ -163,6 +165,59 @@ describe('approvalNumber', () => {
 
   it.each([0, -1, 1.5])('refuses sequence %s', (sequence) => {
     expect(() => approvalNumber(2026, sequence)).toThrow(RangeError);
+  });
+});
+
+describe('approvalNumberSearchPrefix', () => {
+  it.each([
+    ['AP-2026-00012', 'AP-2026-00012'],
+    ['ap-2026-000', 'AP-2026-000'],
+    ['  ap-2026- ', 'AP-2026-'],
+    ['Ap-20', 'AP-20'],
+    ['ap-', 'AP-'],
+  ])('%j is the start of an approval number: %s', (term, prefix) => {
+    expect(approvalNumberSearchPrefix(term)).toBe(prefix);
+  });
+
+  it.each([
+    'ap',
+    'apple',
+    'ap-x',
+    'travel',
+    '2026-00012',
+    'ap-2026-0001%',
+    'ap-20261-1',
+    'ap 2026',
+  ])('%j is not', (term) => {
+    expect(approvalNumberSearchPrefix(term)).toBeNull();
+  });
+
+  it('matches every approval number the sequence gives, and each start of one', () => {
+    const number = approvalNumber(2027, 123456);
+    for (let length = 3; length <= number.length; length += 1) {
+      expect(approvalNumberSearchPrefix(number.slice(0, length).toLowerCase())).toBe(
+        number.slice(0, length),
+      );
+    }
+  });
+});
+
+describe('purposesMatching', () => {
+  it.each([
+    ['travel', ['travel']],
+    ['TRAV', ['travel']],
+    ['accommodation', ['accomodation']],
+    ['accomodation', ['accomodation']],
+    ['cash', ['pettyCash']],
+    ['petty cash', ['pettyCash']],
+    ['stem', ['stemPark']],
+    ['ST', ['risingSteamStars', 'stemPark']],
+    ['rising steam', ['risingSteamStars']],
+    [' kits ', ['kits']],
+    ['amina', []],
+    ['', []],
+  ])('%j names %j', (term, purposes) => {
+    expect(purposesMatching(term)).toEqual(purposes);
   });
 });
 

@@ -2,7 +2,15 @@ import dayjs from 'dayjs';
 import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
 import { fileNamePrefixLength } from './constants.ts';
-import { attachmentType, type AttachmentType, type RequestStatus, type Role } from './enums.ts';
+import {
+  attachmentType,
+  requestCategoryLabels,
+  requestCategoryNames,
+  type AttachmentType,
+  type RequestCategory,
+  type RequestStatus,
+  type Role,
+} from './enums.ts';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -141,6 +149,34 @@ export function approvalNumber(year: number, sequence: number): string {
   if (!Number.isInteger(sequence) || sequence < 1)
     throw new RangeError('sequence must be a positive integer');
   return `AP-${year}-${String(sequence).padStart(5, '0')}`;
+}
+
+/** 'ap-', 'AP-2026', 'ap-2026-000': the start of an approval number, as a search term. */
+const approvalNumberStartPattern = /^ap-\d{0,4}(-\d{0,9})?$/i;
+
+/**
+ * The start of an approval number a search term spells, upper-cased ('ap-2026-00' →
+ * 'AP-2026-00'), or null when the term is anything else. A list search for it matches approval
+ * numbers that begin with it, and nothing else.
+ */
+export function approvalNumberSearchPrefix(term: string): string | null {
+  const trimmed = term.trim();
+  return approvalNumberStartPattern.test(trimmed) ? trimmed.toUpperCase() : null;
+}
+
+/**
+ * The purposes a search term names: those whose key or label contains it, without case ('cash'
+ * names pettyCash, 'accommodation' names accomodation). A list search matches requests of these
+ * purposes, and requests whose owner's name or approval number contains the term.
+ */
+export function purposesMatching(term: string): RequestCategory[] {
+  const needle = term.trim().toLowerCase();
+  if (needle === '') return [];
+  return requestCategoryNames.filter(
+    (purpose) =>
+      purpose.toLowerCase().includes(needle) ||
+      requestCategoryLabels[purpose].toLowerCase().includes(needle),
+  );
 }
 
 const datePattern = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   date,
@@ -252,10 +253,40 @@ export const requests = pgTable(
     index('requests_budget_status_idx')
       .on(table.budget_id, table.current_status, table.amount_requested)
       .where(sql`${table.is_latest}`),
-    index('requests_search_idx').using(
-      'gin',
-      sql`(lower(${table.purpose} || ' ' || ${table.request_owner_name} || ' ' || coalesce(${table.approval_number}, ''))) gin_trgm_ops`,
-    ),
+    // The list search (docs/decisions/0006): trigrams of the approval numbers of the newest
+    // versions, with the organisation in the same index (btree_gin).
+    index('requests_search_idx')
+      .using('gin', table.organization_id, sql`(lower(${table.approval_number})) gin_trgm_ops`)
+      .where(sql`${table.is_latest} AND ${table.approval_number} IS NOT NULL`),
+    // A search that names a purpose reads the requests of that purpose here.
+    index('requests_org_purpose_idx')
+      .on(table.organization_id, table.purpose, table.created_at.desc())
+      .where(sql`${table.is_latest}`),
+    // A search for an approval number ('AP-2026-00012', or its start) reads this, not the trigrams
+    // (every approval number shares 'ap-', '-20', '202', which makes a trigram scan slow).
+    index('requests_approval_number_prefix_idx')
+      .on(table.organization_id, sql`${table.approval_number} text_pattern_ops`)
+      .where(sql`${table.is_latest} AND ${table.approval_number} IS NOT NULL`),
+  ],
+);
+
+/**
+ * How many newest versions an organisation has in each status, kept by the statement triggers of
+ * migration 0006 on requests: every insert, update or delete of requests adds one row here per
+ * organisation and status it changed, in the same transaction, so the count is exact and no two
+ * writers wait on one row. A status's count is the sum of its rows; foldRequestStatusCounts merges
+ * them into one row each when they pile up.
+ */
+export const requestStatusCounts = pgTable(
+  'request_status_counts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organization_id: uuid('organization_id').notNull(),
+    current_status: text('current_status').notNull(),
+    requests: bigint('requests', { mode: 'number' }).notNull(),
+  },
+  (table) => [
+    index('request_status_counts_org_idx').on(table.organization_id, table.current_status),
   ],
 );
 

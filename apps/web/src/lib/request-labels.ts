@@ -1,24 +1,15 @@
-import type {
-  Currency,
-  Department,
-  PaymentMethod,
-  RequestCategory,
-  StatusFilter,
-  TaxMode,
+import {
+  requestCategoryLabels,
+  type Currency,
+  type Department,
+  type PaymentMethod,
+  type RequestCategory,
+  type StatusFilter,
+  type TaxMode,
 } from '@imprest/domain/enums.ts';
 
 /** Request purposes as people read them (spec §3 request categories). */
-export const purposeLabels: Record<RequestCategory, string> = {
-  travel: 'Travel',
-  accomodation: 'Accommodation',
-  meals: 'Meals',
-  pettyCash: 'Petty Cash',
-  kits: 'Kits',
-  risingSteamStars: 'Rising Steam Stars',
-  stemPark: 'Stem Park',
-  procurement: 'Procurement',
-  other: 'Other',
-};
+export const purposeLabels = requestCategoryLabels;
 
 /** A purpose label, tolerating values this build does not know. */
 export function purposeLabel(purpose: string): string {

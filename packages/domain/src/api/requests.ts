@@ -198,7 +198,10 @@ export const requestListResponse = z.object({
   requests: z.array(requestItemResponse),
   page: z.number().int(),
   per_page: z.number().int(),
+  /** Every match; for a search, at most searchCountLimit (docs/decisions/0006). */
   total: z.number().int(),
+  /** True when a search matched more than `total` requests and stopped counting there. */
+  total_capped: z.boolean(),
 });
 export type RequestListResponse = z.infer<typeof requestListResponse>;
 

@@ -1,4 +1,6 @@
+import { searchCountLimit } from '@imprest/domain/constants.ts';
 import type { StatusFilter } from '@imprest/domain/enums.ts';
+import { approvalNumberSearchPrefix, purposesMatching } from '@imprest/domain/requests.ts';
 import {
   and,
   asc,
@@ -13,7 +15,7 @@ import {
   type SQL,
 } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { budgets, requests } from '../../db/schema.ts';
+import { budgets, requests, requestStatusCounts, users } from '../../db/schema.ts';
 import type { BudgetRow } from '../budgets/ledger.ts';
 
 export type RequestRow = typeof requests.$inferSelect;
@@ -151,11 +153,8 @@ export function containsPattern(term: string): string {
   return `%${term.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
-/**
- * The text the search matches; written exactly as the expression of requests_search_idx so the
- * trigram index serves it.
- */
-const searchText = sql`lower(${requests.purpose} || ' ' || ${requests.request_owner_name} || ' ' || coalesce(${requests.approval_number}, ''))`;
+/** Approval numbers, lower-cased: the expression of requests_search_idx. */
+const approvalNumberText = sql`lower(${requests.approval_number})`;
 
 export type RequestFilter = {
   organizationId: string;
@@ -165,41 +164,194 @@ export type RequestFilter = {
   status: StatusFilter;
 };
 
-function filterConditions(filter: RequestFilter): SQL[] {
+/** The ids of an organisation's users whose name contains a term, without case. */
+async function usersNamed(db: Executor, organizationId: string, term: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        eq(users.organization_id, organizationId),
+        sql`lower(${users.fullname}) LIKE ${containsPattern(term)}`,
+      ),
+    );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * What a search term matches (docs/decisions/0006): the start of an approval number
+ * (requests_approval_number_prefix_idx); otherwise requests of the purposes it names
+ * (requests_org_purpose_idx), of the users whose name contains it (requests_owner_latest_idx), and
+ * approval numbers containing it (the trigrams of requests_search_idx).
+ */
+async function searchCondition(db: Executor, filter: RequestFilter, term: string): Promise<SQL> {
+  const prefix = approvalNumberSearchPrefix(term);
+  if (prefix) return sql`${requests.approval_number} LIKE ${`${prefix}%`}`;
+  const purposes = purposesMatching(term);
+  const owners = await usersNamed(db, filter.organizationId, term);
+  const alternatives = [sql`${approvalNumberText} LIKE ${containsPattern(term)}`];
+  if (purposes.length > 0) alternatives.push(inArray(requests.purpose, purposes));
+  if (owners.length > 0) alternatives.push(inArray(requests.request_owner_id, owners));
+  return or(...alternatives) as SQL;
+}
+
+function filterConditions(filter: RequestFilter, search?: SQL): SQL[] {
   const conditions: SQL[] = [
     eq(requests.organization_id, filter.organizationId),
     eq(requests.is_latest, true),
   ];
   if (filter.ownerId) conditions.push(eq(requests.request_owner_id, filter.ownerId));
   if (filter.status !== 'all') conditions.push(eq(requests.current_status, filter.status));
-  if (filter.search) conditions.push(sql`${searchText} LIKE ${containsPattern(filter.search)}`);
+  if (search) conditions.push(search);
   return conditions;
 }
 
+export type RequestTotal = { total: number; capped: boolean };
+type PageFilter = RequestFilter & { page: number; perPage: number };
+
+function pageOfRequests(db: Executor, where: SQL | undefined, filter: PageFilter) {
+  return db
+    .select(recordColumns)
+    .from(requests)
+    .innerJoin(budgets, eq(budgets.id, requests.budget_id))
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(filter.perPage)
+    .offset((filter.page - 1) * filter.perPage);
+}
+
 /**
- * One page of the newest versions, newest first. The conditions and order match the partial
- * indexes requests_org_latest_idx and requests_owner_latest_idx.
+ * One page of the newest versions, newest first, and how many there are: an organisation's list
+ * reads its total from request_status_counts; an owner's list counts the owner's rows. The
+ * conditions and order match the partial indexes requests_org_latest_idx and
+ * requests_owner_latest_idx.
  */
 export async function listRequestPage(
   db: Executor,
-  filter: RequestFilter & { page: number; perPage: number },
-): Promise<{ rows: RequestRecord[]; total: number }> {
+  filter: PageFilter,
+): Promise<{ rows: RequestRecord[] } & RequestTotal> {
+  if (filter.search) return searchRequestPage(db, { ...filter, search: filter.search });
   const where = and(...filterConditions(filter));
-  const [rows, [count]] = await Promise.all([
-    db
-      .select(recordColumns)
-      .from(requests)
-      .innerJoin(budgets, eq(budgets.id, requests.budget_id))
-      .where(where)
-      .orderBy(...newestFirst)
-      .limit(filter.perPage)
-      .offset((filter.page - 1) * filter.perPage),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(requests)
-      .where(where),
+  const [rows, total] = await Promise.all([
+    pageOfRequests(db, where, filter),
+    filter.ownerId
+      ? db
+          .select({ total: sql<number>`count(*)::int` })
+          .from(requests)
+          .where(where)
+          .then(([row]) => row?.total ?? 0)
+      : countOrganizationRequests(db, filter.organizationId, filter.status),
   ]);
-  return { rows, total: count?.total ?? 0 };
+  return { rows, total, capped: false };
+}
+
+/** Newest first, as `newestFirst` orders rows (uuid order is the order of their hex text). */
+function compareNewestFirst(
+  a: { created_at: Date; id: string },
+  b: { created_at: Date; id: string },
+): number {
+  const byTime = b.created_at.getTime() - a.created_at.getTime();
+  if (byTime !== 0) return byTime;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/**
+ * A search, in two steps (docs/decisions/0006). First the ids of up to searchCountLimit + 1
+ * matches, read off the search indexes. Up to the limit they are all the matches: the total is
+ * exact, and the page is cut from them and read by id. Past it the term is common, the total says
+ * `capped`, and the page is read newest first off requests_org_latest_idx (or the owner's index),
+ * testing each row: a common term fills a page after a few rows.
+ */
+async function searchRequestPage(
+  db: Executor,
+  filter: PageFilter & { search: string },
+): Promise<{ rows: RequestRecord[] } & RequestTotal> {
+  const where = and(...filterConditions(filter, await searchCondition(db, filter, filter.search)));
+  // Planner settings for these statements only (set_config(…, true) lasts to the transaction's end).
+  const plannerSettings = (tx: Executor, settings: string[]) =>
+    tx.execute(
+      sql`SELECT ${sql.join(
+        settings.map((setting) => sql`set_config(${setting}, 'off', true)`),
+        sql`, `,
+      )}`,
+    );
+  return db.transaction(async (tx) => {
+    // With a term this common a sequential scan would find 1,001 matches soonest, if they happen
+    // to lie near the start of the table; the indexes find them whatever the order.
+    await plannerSettings(tx, ['enable_seqscan']);
+    const matches = await tx
+      .select({ id: requests.id, created_at: requests.created_at })
+      .from(requests)
+      .where(where)
+      .limit(searchCountLimit + 1);
+    if (matches.length > searchCountLimit) {
+      // PostgreSQL would read every match off the search indexes and sort them; with bitmap scans
+      // and sorts off it walks the newest-first index instead, testing each row, and a term this
+      // common fills a page within a few dozen rows.
+      await plannerSettings(tx, ['enable_bitmapscan', 'enable_sort']);
+      const rows = await pageOfRequests(tx, where, filter);
+      return { rows, total: searchCountLimit, capped: true };
+    }
+    const offset = (filter.page - 1) * filter.perPage;
+    const ids = matches
+      .sort(compareNewestFirst)
+      .slice(offset, offset + filter.perPage)
+      .map((match) => match.id);
+    const rows =
+      ids.length === 0
+        ? []
+        : await tx
+            .select(recordColumns)
+            .from(requests)
+            .innerJoin(budgets, eq(budgets.id, requests.budget_id))
+            .where(inArray(requests.id, ids))
+            .orderBy(...newestFirst);
+    return { rows, total: matches.length, capped: false };
+  });
+}
+
+/** Above this many rows, an organisation's request_status_counts are merged (on the next read). */
+const statusCountRowsToFold = 64;
+
+/**
+ * How many newest versions an organisation has (in one status, or in all): the sum of its rows of
+ * request_status_counts, which the triggers of migration 0006 keep exact.
+ */
+export async function countOrganizationRequests(
+  db: Executor,
+  organizationId: string,
+  status: StatusFilter,
+): Promise<number> {
+  const [row] = await db
+    .select({
+      total:
+        status === 'all'
+          ? sql<string>`coalesce(sum(${requestStatusCounts.requests}), 0)`
+          : sql<string>`coalesce(sum(${requestStatusCounts.requests}) filter (where ${eq(requestStatusCounts.current_status, status)}), 0)`,
+      rows: sql<number>`count(*)::int`,
+    })
+    .from(requestStatusCounts)
+    .where(eq(requestStatusCounts.organization_id, organizationId));
+  if ((row?.rows ?? 0) > statusCountRowsToFold) await foldRequestStatusCounts(db, organizationId);
+  return Number(row?.total ?? 0);
+}
+
+/**
+ * Merges an organisation's request_status_counts into one row per status (none for a status that
+ * adds up to zero), in one statement. Safe beside writers, which only insert rows this statement
+ * does not see, and beside another fold, whose deleted rows this one skips.
+ */
+export async function foldRequestStatusCounts(db: Executor, organizationId: string): Promise<void> {
+  await db.execute(sql`
+    WITH folded AS (
+      DELETE FROM ${requestStatusCounts}
+      WHERE ${requestStatusCounts.organization_id} = ${organizationId}
+      RETURNING current_status, requests
+    )
+    INSERT INTO ${requestStatusCounts} (organization_id, current_status, requests)
+    SELECT ${organizationId}::uuid, current_status, sum(requests) FROM folded
+    GROUP BY current_status
+    HAVING sum(requests) <> 0`);
 }
 
 /** Counts of one owner's newest versions by status (spec §3 summary). */

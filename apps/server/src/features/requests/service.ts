@@ -307,7 +307,7 @@ export async function listRequests(
 ): Promise<RequestListResponse> {
   const { actor, query } = options;
   const ownerId = ownerFilter(actor, options.mode, options.userId);
-  const { rows, total } = await listRequestPage(context.db, {
+  const { rows, total, capped } = await listRequestPage(context.db, {
     organizationId: actor.organization_id,
     ownerId,
     search: query.search || undefined,
@@ -316,7 +316,14 @@ export async function listRequests(
     perPage: query.per_page,
   });
   const data = rows.map(presentRequestItem);
-  return { data, requests: data, page: query.page, per_page: query.per_page, total };
+  return {
+    data,
+    requests: data,
+    page: query.page,
+    per_page: query.per_page,
+    total,
+    total_capped: capped,
+  };
 }
 
 /** Home counts of a user's requests: the user, or an admin of the organisation. */

@@ -6,6 +6,7 @@ import { Alert, Card, Flex, Input, Select } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { RequestsTable } from '../../../components/requests-table.tsx';
+import { formatNumber } from '../../../lib/format.ts';
 import { tablePagination } from '../../../lib/pagination.ts';
 import { statusFilterLabels } from '../../../lib/request-labels.ts';
 import { useCurrentUser, useSession } from '../../../lib/session.tsx';
@@ -49,6 +50,8 @@ export function RequestsPage() {
     status,
   });
   const total = requests.data?.total ?? 0;
+  // A search stops counting at searchCountLimit matches (docs/decisions/0006).
+  const capped = requests.data?.total_capped ?? false;
 
   function openRequest(request: RequestItemResponse) {
     void navigate(paths.dashboard.request.getHref(request.id));
@@ -83,6 +86,7 @@ export function RequestsPage() {
           pagination={tablePagination(total, {
             current: page,
             pageSize: perPage,
+            showTotal: capped ? () => `${formatNumber(total)}+ requests match` : undefined,
             onChange: (nextPage, nextSize) => {
               setPage(nextSize === perPage ? nextPage : 1);
               setPerPage(nextSize);

@@ -1,0 +1,340 @@
+import { searchCountLimit } from '@imprest/domain/constants.ts';
+import { statusFilters, type StatusFilter } from '@imprest/domain/enums.ts';
+import { and, eq, sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { requests, requestStatusCounts } from '../../db/schema.ts';
+import { buildBudget } from '../../../test/factories/budgets.ts';
+import { requestBody, review, submitted } from '../../../test/factories/requests.ts';
+import {
+  auth,
+  buildOrganization,
+  buildUser,
+  createTestApp,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers.ts';
+import { countOrganizationRequests, foldRequestStatusCounts } from './queries.ts';
+
+// The admin list's total comes from request_status_counts, which triggers on requests keep
+// (migration 0006). These tests change requests in every way the app does, and some it does not,
+// and compare the kept counts with a count of the rows themselves.
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+
+type Staffed = {
+  organizationId: string;
+  budgetCode: string;
+  owners: TestUser[];
+  finance: TestUser;
+  secretary: TestUser;
+};
+
+async function staffedOrganization(name: string, owners = 3): Promise<Staffed> {
+  const organizationId = await buildOrganization(t.db, name);
+  const budget = await buildBudget(t.db, { organizationId, amount: 1_000_000_000 });
+  return {
+    organizationId,
+    budgetCode: budget.code,
+    owners: await Promise.all(
+      Array.from({ length: owners }, (_, index) =>
+        buildUser(t.db, { organizationId, fullname: `Owner ${index}` }),
+      ),
+    ),
+    finance: await buildUser(t.db, { organizationId, role: 'finance_officer' }),
+    secretary: await buildUser(t.db, { organizationId, role: 'executive_secretary' }),
+  };
+}
+
+/** The newest versions of an organisation by status, counted from the rows. */
+async function countedFromRows(organizationId: string): Promise<Record<string, number>> {
+  const rows = await t.db
+    .select({ status: requests.current_status, total: sql<number>`count(*)::int` })
+    .from(requests)
+    .where(and(eq(requests.organization_id, organizationId), eq(requests.is_latest, true)))
+    .groupBy(requests.current_status);
+  return Object.fromEntries(rows.map((row) => [row.status, row.total]));
+}
+
+/** The admin list's total for each status filter, through the API. */
+async function listTotals(org: Staffed): Promise<Record<StatusFilter, number>> {
+  const entries = await Promise.all(
+    statusFilters.map(async (status) => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/requests/finance_officer/${org.finance.id}?status=${status}`,
+        headers: auth(org.finance),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return [status, response.json().total as number] as const;
+    }),
+  );
+  return Object.fromEntries(entries) as Record<StatusFilter, number>;
+}
+
+/** Asserts that the list totals equal counts of the rows, for every status filter. */
+async function expectTotalsMatchRows(org: Staffed): Promise<void> {
+  const counted = await countedFromRows(org.organizationId);
+  const all = Object.values(counted).reduce((sum, value) => sum + value, 0);
+  expect(await listTotals(org)).toEqual({
+    all,
+    pending: counted.pending ?? 0,
+    on_progress: counted.on_progress ?? 0,
+    approved: counted.approved ?? 0,
+    rejected: counted.rejected ?? 0,
+  });
+}
+
+async function answer(
+  user: TestUser,
+  request: { id: string; reviews: { id: string }[] },
+  step: number,
+  status: 'approved' | 'rejected' | 'request_edit',
+): Promise<void> {
+  const response = await review(t.app, user, {
+    id: request.reviews[step - 1]?.id ?? '',
+    request_id: request.id,
+    status,
+  });
+  expect(response.statusCode, response.body).toBe(200);
+}
+
+describe('request_status_counts', () => {
+  it('match the rows through submission, each review answer and a resubmission', async () => {
+    const org = await staffedOrganization('Counted Org');
+    const [owner, second] = org.owners as [TestUser, TestUser];
+    const submit = (user: TestUser) => submitted(t.app, user, requestBody(org.budgetCode));
+
+    const approved = await submit(owner);
+    const rejected = await submit(owner);
+    const returned = await submit(second);
+    const onProgress = await submit(second);
+    await submit(owner);
+    await expectTotalsMatchRows(org);
+    expect((await listTotals(org)).pending).toBe(5);
+
+    await answer(org.finance, approved, 1, 'approved');
+    await answer(org.finance, onProgress, 1, 'approved');
+    await expectTotalsMatchRows(org);
+    await answer(org.secretary, approved, 2, 'approved');
+    await answer(org.finance, rejected, 1, 'rejected');
+    await answer(org.finance, returned, 1, 'request_edit');
+    await expectTotalsMatchRows(org);
+    expect(await listTotals(org)).toEqual({
+      all: 5,
+      pending: 1,
+      on_progress: 1,
+      approved: 1,
+      rejected: 1,
+    });
+
+    // The resubmission supersedes the returned version: still five requests, one more pending.
+    const resubmitted = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/requests/request/request-edit',
+      headers: auth(second),
+      payload: requestBody(org.budgetCode, { parent_request: returned.id }),
+    });
+    expect(resubmitted.statusCode, resubmitted.body).toBe(201);
+    await expectTotalsMatchRows(org);
+    expect(await listTotals(org)).toMatchObject({ all: 5, pending: 2 });
+  });
+
+  it('follow changes made outside the app: bulk inserts, updates and deletes', async () => {
+    const org = await staffedOrganization('Bulk Org');
+    const template = await submitted(t.app, org.owners[0] as TestUser, requestBody(org.budgetCode));
+    await t.db.execute(sql`
+      INSERT INTO requests (organization_id, chain_id, request_owner_id, request_owner_name,
+                            department, purpose, expenditure_date, amount_requested,
+                            amount_currency, amount_base, budget_id, budget_code, payment_mode,
+                            tax_status, current_status, is_latest)
+      SELECT organization_id, gen_random_uuid(), request_owner_id, request_owner_name, department,
+             purpose, expenditure_date, amount_requested, amount_currency, amount_base, budget_id,
+             budget_code, payment_mode, tax_status,
+             (ARRAY['pending', 'approved', 'rejected'])[1 + g % 3], g % 10 <> 0
+      FROM requests, generate_series(1, 300) AS g
+      WHERE id = ${template.id}`);
+    await expectTotalsMatchRows(org);
+    expect((await listTotals(org)).all).toBe(1 + 270);
+
+    await t.db.execute(sql`
+      UPDATE requests SET current_status = 'on_progress'
+      WHERE organization_id = ${org.organizationId} AND current_status = 'pending'`);
+    await t.db.execute(sql`
+      UPDATE requests SET is_latest = NOT is_latest
+      WHERE organization_id = ${org.organizationId} AND current_status = 'rejected'`);
+    await expectTotalsMatchRows(org);
+
+    await t.db.execute(sql`
+      DELETE FROM requests
+      WHERE organization_id = ${org.organizationId} AND current_status = 'approved'`);
+    await expectTotalsMatchRows(org);
+    expect((await listTotals(org)).approved).toBe(0);
+  });
+
+  it('are folded into one row a status when they pile up, keeping every total', async () => {
+    const org = await staffedOrganization('Folded Org');
+    const before = await listTotals(org);
+    // 100 rows that add up to 40 approved and 0 rejected.
+    await t.db.execute(sql`
+      INSERT INTO request_status_counts (organization_id, current_status, requests)
+      SELECT ${org.organizationId}::uuid, CASE WHEN g <= 70 THEN 'approved' ELSE 'rejected' END,
+             CASE WHEN g <= 55 THEN 1 WHEN g <= 70 THEN -1 WHEN g <= 85 THEN 1 ELSE -1 END
+      FROM generate_series(1, 100) AS g`);
+    const rowsOf = () =>
+      t.db.$count(requestStatusCounts, eq(requestStatusCounts.organization_id, org.organizationId));
+    expect(await rowsOf()).toBe(100);
+
+    expect(await countOrganizationRequests(t.db, org.organizationId, 'approved')).toBe(40);
+    expect(await rowsOf()).toBe(1); // folded by that read; rejected added up to zero
+    expect(await listTotals(org)).toEqual({
+      ...before,
+      all: before.all + 40,
+      approved: before.approved + 40,
+    });
+  });
+
+  it('stay exact under concurrent submissions, reviews, reads and folds', async () => {
+    const org = await staffedOrganization('Busy Org', 5);
+    const first = await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        submitted(t.app, org.owners[index % 5] as TestUser, requestBody(org.budgetCode)),
+      ),
+    );
+    await Promise.all([
+      ...Array.from({ length: 20 }, (_, index) =>
+        submitted(t.app, org.owners[index % 5] as TestUser, requestBody(org.budgetCode)),
+      ),
+      ...first.map((request, index) =>
+        answer(org.finance, request, 1, index % 2 === 0 ? 'approved' : 'rejected'),
+      ),
+      ...Array.from({ length: 10 }, () => listTotals(org)),
+      ...Array.from({ length: 10 }, () => foldRequestStatusCounts(t.db, org.organizationId)),
+    ]);
+    await expectTotalsMatchRows(org);
+    expect(await listTotals(org)).toEqual({
+      all: 30,
+      pending: 20,
+      on_progress: 5,
+      approved: 0,
+      rejected: 5,
+    });
+  });
+});
+
+describe('search totals', () => {
+  let org: Staffed;
+
+  beforeAll(async () => {
+    org = await staffedOrganization('Searched Org');
+    const template = await submitted(
+      t.app,
+      org.owners[0] as TestUser,
+      requestBody(org.budgetCode, { purpose: 'meals', mode_of_service: 'catering' }),
+    );
+    // searchCountLimit + 5 more meals requests, and as many travel requests.
+    await t.db.execute(sql`
+      INSERT INTO requests (organization_id, chain_id, request_owner_id, request_owner_name,
+                            department, purpose, expenditure_date, amount_requested,
+                            amount_currency, amount_base, budget_id, budget_code, payment_mode,
+                            tax_status, current_status, approval_number)
+      SELECT organization_id, gen_random_uuid(), request_owner_id, request_owner_name, department,
+             CASE WHEN g % 2 = 0 THEN 'meals' ELSE 'travel' END, expenditure_date,
+             amount_requested, amount_currency, amount_base, budget_id, budget_code, payment_mode,
+             tax_status, 'approved', 'AP-2025-' || lpad(g::text, 5, '0')
+      FROM requests, generate_series(1, ${2 * (searchCountLimit + 5)}) AS g
+      WHERE id = ${template.id}`);
+  });
+
+  const search = async (term: string, query = '') => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/requests/finance_officer/${org.finance.id}?search=${encodeURIComponent(term)}${query}`,
+      headers: auth(org.finance),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json() as {
+      total: number;
+      total_capped: boolean;
+      data: { id: string; approval_number: string | null }[];
+    };
+  };
+
+  it(`count up to ${searchCountLimit} matches and say when there are more`, async () => {
+    expect(await search('meals')).toMatchObject({ total: searchCountLimit, total_capped: true });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/requests/finance_officer/${org.finance.id}`,
+      headers: auth(org.finance),
+    });
+    expect(list.json()).toMatchObject({
+      total: 2 * (searchCountLimit + 5) + 1,
+      total_capped: false,
+    });
+  });
+
+  it('are exact below the limit', async () => {
+    expect(await search('AP-2025-0100')).toMatchObject({ total: 10, total_capped: false });
+    expect(await search('meals', '&status=pending')).toMatchObject({
+      total: 1,
+      total_capped: false,
+    });
+  });
+
+  it('page below the limit in the order of the list, newest first and then by id', async () => {
+    const expected = await t.db
+      .select({ id: requests.id })
+      .from(requests)
+      .where(
+        and(
+          eq(requests.organization_id, org.organizationId),
+          sql`${requests.approval_number} LIKE 'AP-2025-0004%'`,
+        ),
+      )
+      .orderBy(sql`${requests.created_at} DESC, ${requests.id} DESC`);
+    const pages = await Promise.all(
+      [1, 2, 3, 4].map((page) => search('AP-2025-0004', `&per_page=3&page=${page}`)),
+    );
+    expect(pages.map((page) => page.data.length)).toEqual([3, 3, 3, 1]);
+    expect(pages.flatMap((page) => page.data.map((item) => item.id))).toEqual(
+      expected.map((row) => row.id),
+    );
+  });
+
+  it('serve pages past the limit', async () => {
+    const page = await search('meals', `&per_page=100&page=${searchCountLimit / 100 + 1}`);
+    expect(page.total_capped).toBe(true);
+    expect(page.data).toHaveLength(6);
+  });
+
+  it('find approval numbers by their start, in any case, and nothing else', async () => {
+    const exact = await search('ap-2025-00042');
+    expect(exact).toMatchObject({ total: 1, total_capped: false });
+    expect(exact.data[0]?.approval_number).toBe('AP-2025-00042');
+    expect((await search('AP-2025-0004')).total).toBe(10);
+    expect((await search('AP-2024')).total).toBe(0);
+    // The digits alone are an ordinary search, which matches them anywhere in the text.
+    expect((await search('00042')).total).toBe(1);
+  });
+
+  it('find a purpose by its key or its label, and owners by any part of the name', async () => {
+    await submitted(
+      t.app,
+      org.owners[1] as TestUser,
+      requestBody(org.budgetCode, { purpose: 'accomodation', mode_of_service: 'hotel' }),
+    );
+    // 'accomodation' is the spec's key; people read and type 'Accommodation'.
+    expect(await search('accommodation')).toMatchObject({ total: 1, total_capped: false });
+    expect(await search('ACCOMODATION')).toMatchObject({ total: 1, total_capped: false });
+    expect(await search('ccommo')).toMatchObject({ total: 1 });
+    // Modes and suppliers are not searched.
+    expect(await search('hotel')).toMatchObject({ total: 0 });
+    expect(await search('Mea')).toMatchObject({ total: searchCountLimit, total_capped: true });
+    expect((await search('travel', '&status=pending')).total).toBe(0);
+    expect((await search('wner 0', '&status=pending')).total).toBe(1);
+    expect((await search('owner', '&status=pending')).total).toBe(2);
+  });
+});
