@@ -341,6 +341,12 @@ test('the requests list, search and form at 375 px', async ({ page, request }) =
     name_of_establishment: 'Mwanza Kits House',
     amount_requested: 420_000,
   });
+  await createRequest(request, {
+    purpose: 'accomodation',
+    mode_of_service: 'hotel',
+    name_of_establishment: 'Tanga Beach Hotel',
+    amount_requested: 431_000,
+  });
   await page.setViewportSize(phone);
   await signIn(page, 'staff@example.com');
   await page.goto('/dashboard/requests');
@@ -350,6 +356,12 @@ test('the requests list, search and form at 375 px', async ({ page, request }) =
   await expect(page.getByTestId('request-row')).toHaveCount(1);
   await expectNoSidewaysScroll(page);
   await shot(page, 'requests-list-375');
+  // A purpose is found by the label people read, not only by its key ('accomodation').
+  await page.getByLabel('Search requests').fill('Accommodation');
+  await expect(page.getByTestId('request-row').filter({ hasText: 'TZS 431,000' })).toHaveCount(1);
+  await expect(page.getByTestId('request-row').filter({ hasText: 'TZS 420,000' })).toHaveCount(0);
+  await page.getByLabel('Search requests').fill('kits');
+  await expect(page.getByTestId('request-row')).toHaveCount(1);
   // On a phone a row opens the request itself (spec §2 Tables in general).
   await page.getByTestId('request-row').first().click();
   await expect(page.getByText('Approval Request', { exact: true })).toBeVisible();
