@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { approvalMatrixRows } from '../../db/schema.ts';
-import { buildBudget } from '../../../test/factories/budgets.ts';
+import { buildStaffedOrganization } from '../../../test/factories/organizations.ts';
 import { requestBody, submitted } from '../../../test/factories/requests.ts';
 import {
   auth,
@@ -20,11 +20,9 @@ let director: TestUser;
 
 beforeAll(async () => {
   t = await createTestApp();
-  organizationId = await buildOrganization(t.db);
-  staff = await buildUser(t.db, { organizationId });
-  finance = await buildUser(t.db, { organizationId, role: 'finance_officer' });
-  director = await buildUser(t.db, { organizationId, role: 'director' });
-  await buildBudget(t.db, { organizationId, code: '6105', amount: 10_000_000_000 });
+  ({ organizationId, staff, finance, director } = await buildStaffedOrganization(t.db, {
+    budgetAmount: 10_000_000_000,
+  }));
 });
 
 const url = '/api/v1/approval-matrix';

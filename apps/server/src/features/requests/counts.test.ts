@@ -3,11 +3,10 @@ import { statusFilters, type StatusFilter } from '@imprest/domain/enums.ts';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { requests, requestStatusCounts } from '../../db/schema.ts';
-import { buildBudget } from '../../../test/factories/budgets.ts';
+import { buildStaffedOrganization } from '../../../test/factories/organizations.ts';
 import { requestBody, review, submitted } from '../../../test/factories/requests.ts';
 import {
   auth,
-  buildOrganization,
   buildUser,
   createTestApp,
   type TestApp,
@@ -34,18 +33,20 @@ type Staffed = {
 };
 
 async function staffedOrganization(name: string, owners = 3): Promise<Staffed> {
-  const organizationId = await buildOrganization(t.db, name);
-  const budget = await buildBudget(t.db, { organizationId, amount: 1_000_000_000 });
+  const organization = await buildStaffedOrganization(t.db, { name });
   return {
-    organizationId,
-    budgetCode: budget.code,
+    organizationId: organization.organizationId,
+    budgetCode: organization.budget.code,
     owners: await Promise.all(
       Array.from({ length: owners }, (_, index) =>
-        buildUser(t.db, { organizationId, fullname: `Owner ${index}` }),
+        buildUser(t.db, {
+          organizationId: organization.organizationId,
+          fullname: `Owner ${index}`,
+        }),
       ),
     ),
-    finance: await buildUser(t.db, { organizationId, role: 'finance_officer' }),
-    secretary: await buildUser(t.db, { organizationId, role: 'executive_secretary' }),
+    finance: organization.finance,
+    secretary: organization.secretary,
   };
 }
 

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { requests, retirements } from '../../db/schema.ts';
 import { buildBudget } from '../../../test/factories/budgets.ts';
+import { buildStaffedOrganization } from '../../../test/factories/organizations.ts';
 import { requestBody, review, submitted } from '../../../test/factories/requests.ts';
 import {
   auth,
@@ -25,13 +26,10 @@ let budgetCode: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  organizationId = await buildOrganization(t.db);
-  staff = await buildUser(t.db, { organizationId, fullname: 'Asha Staff' });
-  finance = await buildUser(t.db, { organizationId, role: 'finance_officer' });
-  finance2 = await buildUser(t.db, { organizationId, role: 'finance_officer' });
-  secretary = await buildUser(t.db, { organizationId, role: 'executive_secretary' });
-  custodian = await buildUser(t.db, { organizationId, role: 'petty_cash_custodian' });
-  budgetCode = (await buildBudget(t.db, { organizationId, amount: 1_000_000_000 })).code;
+  let budget: { code: string };
+  ({ organizationId, staff, finance, finance2, secretary, custodian, budget } =
+    await buildStaffedOrganization(t.db));
+  budgetCode = budget.code;
 });
 
 const attach = (user: TestUser, payload: unknown) =>

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { requests, reviews, users } from '../../db/schema.ts';
 import { budgetBalance, type BudgetRow } from '../budgets/ledger.ts';
 import { buildBudget } from '../../../test/factories/budgets.ts';
+import { buildStaffedOrganization } from '../../../test/factories/organizations.ts';
 import { requestBody, review, submitted } from '../../../test/factories/requests.ts';
 import {
   auth,
@@ -26,26 +27,8 @@ let budget: BudgetRow;
 
 beforeAll(async () => {
   t = await createTestApp();
-  organizationId = await buildOrganization(t.db);
-  staff = await buildUser(t.db, { organizationId, fullname: 'Asha Staff' });
-  otherStaff = await buildUser(t.db, { organizationId, fullname: 'Juma Other' });
-  finance = await buildUser(t.db, {
-    organizationId,
-    role: 'finance_officer',
-    fullname: 'Chausiku Finance',
-  });
-  finance2 = await buildUser(t.db, {
-    organizationId,
-    role: 'finance_officer',
-    fullname: 'Zawadi Finance',
-  });
-  secretary = await buildUser(t.db, {
-    organizationId,
-    role: 'executive_secretary',
-    fullname: 'Daudi Secretary',
-  });
-  director = await buildUser(t.db, { organizationId, role: 'director', fullname: 'Eshe Director' });
-  budget = await buildBudget(t.db, { organizationId, code: '6105', amount: 1_000_000_000 });
+  ({ organizationId, staff, otherStaff, finance, finance2, secretary, director, budget } =
+    await buildStaffedOrganization(t.db));
 });
 
 type Submitted = Awaited<ReturnType<typeof submitted>>;

@@ -1,15 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exchangeRates } from '../../db/schema.ts';
 import { buildBudget } from '../../../test/factories/budgets.ts';
+import { buildStaffedOrganization } from '../../../test/factories/organizations.ts';
 import { requestBody, submitted } from '../../../test/factories/requests.ts';
-import {
-  auth,
-  buildOrganization,
-  buildUser,
-  createTestApp,
-  type TestApp,
-  type TestUser,
-} from '../../../test/helpers.ts';
+import { auth, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 
 let t: TestApp;
 let organizationId: string;
@@ -19,10 +13,7 @@ let admin: TestUser;
 
 beforeAll(async () => {
   t = await createTestApp();
-  organizationId = await buildOrganization(t.db);
-  staff = await buildUser(t.db, { organizationId });
-  finance = await buildUser(t.db, { organizationId, role: 'finance_officer' });
-  admin = await buildUser(t.db, { organizationId, role: 'admin' });
+  ({ organizationId, staff, finance, admin } = await buildStaffedOrganization(t.db));
 });
 
 const url = '/api/v1/settings/exchange-rates';
