@@ -14,6 +14,7 @@ import type { AppContext } from './context.ts';
 import { approvalMatrixRoutes } from './features/approval-matrix/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { budgetRoutes } from './features/budgets/routes.ts';
+import { fileRoutes } from './features/files/routes.ts';
 import { requestRoutes } from './features/requests/routes.ts';
 import { retirementRoutes } from './features/retirements/routes.ts';
 import { reviewRoutes } from './features/reviews/routes.ts';
@@ -65,6 +66,7 @@ export async function buildApp(
       await api.register(approvalMatrixRoutes(context));
       await api.register(settingsRoutes(context));
       await api.register(userRoutes(context));
+      await api.register(fileRoutes(context));
     },
     { prefix: apiPrefix },
   );

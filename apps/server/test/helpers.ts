@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { Department, Role } from '@imprest/domain/enums.ts';
 import { systemRoleFor } from '@imprest/domain/permissions.ts';
 import type { FastifyInstance } from 'fastify';
@@ -51,8 +53,10 @@ export async function createTestApp(): Promise<TestApp> {
   }
   await admin.end();
   const db = connect(databaseUrl(adminUrl, name));
+  // Files uploaded through the local store go to a folder of this file's own.
+  const dataDir = path.resolve(import.meta.dirname, '../../../.tmp/test-data', name);
   const config = {
-    ...readConfig({ JWT_SECRET: testJwtSecret, LOG_LEVEL: 'silent' }),
+    ...readConfig({ JWT_SECRET: testJwtSecret, LOG_LEVEL: 'silent', DATA_DIR: dataDir }),
     webDist: '/nonexistent',
   };
   const bus = createEventBus();
@@ -73,6 +77,7 @@ export async function createTestApp(): Promise<TestApp> {
     await cleanup.connect();
     await cleanup.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await cleanup.end();
+    await fs.rm(dataDir, { recursive: true, force: true });
   });
   return { app, db, context, events };
 }

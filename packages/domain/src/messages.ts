@@ -9,4 +9,8 @@ export const messages = {
   priorRequestsBlockChange:
     "Due to the existence of prior requests, curreny and code numbers can't be modified.",
   requestNotFound: "Error! Couldn't find the request.",
+  fileExtensionNotSupported: 'File extension not supported',
+  zipPreview: "You can't preview a ZIP file. Please download it to proceed!",
+  fileNotFound: 'File not found!',
+  fileFailedToLoad: 'Failed to load content',
 } as const;

@@ -264,6 +264,8 @@ export const requests = pgTable(
       .where(sql`${table.is_latest}`),
     // A search for an approval number ('AP-2026-00012', or its start) reads this, not the trigrams
     // (every approval number shares 'ap-', '-20', '202', which makes a trigram scan slow).
+    // Who may read a stored file: the requests that hold it (features/files).
+    index('requests_file_paths_idx').using('gin', table.file_paths),
     index('requests_approval_number_prefix_idx')
       .on(table.organization_id, sql`${table.approval_number} text_pattern_ops`)
       .where(sql`${table.is_latest} AND ${table.approval_number} IS NOT NULL`),
@@ -354,7 +356,33 @@ export const retirements = pgTable(
     uniqueIndex('retirements_request_key').on(table.request_id),
     index('retirements_organization_status_idx').on(table.organization_id, table.status),
     index('retirements_owner_status_idx').on(table.retirement_owner_id, table.status),
+    index('retirements_file_paths_idx').using('gin', table.file_paths),
   ],
+);
+
+/**
+ * A file a user was given an upload policy for (decisions §6): the stored name is 7 random
+ * alphanumerics and the sanitised original name, unique in the organisation; the object lives in
+ * the file store (DATA_DIR/files or S3) under `<organization_id>/<name>`.
+ */
+export const files = pgTable(
+  'files',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organization_id: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    name: text('name').notNull(),
+    original_name: text('original_name').notNull(),
+    uploaded_by: uuid('uploaded_by')
+      .notNull()
+      .references(() => users.id),
+    /** Set when the local store received the object (S3 is asked instead). */
+    uploaded_at: timestamp('uploaded_at', { withTimezone: true }),
+    size: bigint('size', { mode: 'number' }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('files_organization_name_key').on(table.organization_id, table.name)],
 );
 
 /** Password-reset tokens: only a SHA-256 of the token is kept; one use, short expiry. */

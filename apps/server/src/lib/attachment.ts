@@ -3,8 +3,13 @@
  * UTF-8 name (RFC 6266), so names such as "Asha Staff requests.xlsx" arrive intact.
  */
 export function attachmentHeader(fileName: string): string {
+  return contentDisposition('attachment', fileName);
+}
+
+/** A Content-Disposition header of either kind, with the same ASCII fallback and UTF-8 name. */
+export function contentDisposition(kind: 'attachment' | 'inline', fileName: string): string {
   const fallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  return `${kind}; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
 export const xlsxContentType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

@@ -5,6 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { budgetBalance } from '../budgets/ledger.ts';
 import { requests, reviews } from '../../db/schema.ts';
 import { buildBudget } from '../../../test/factories/budgets.ts';
+import { uploaded } from '../../../test/factories/files.ts';
+import { buildStaffedOrganization } from '../../../test/factories/organizations.ts';
 import {
   futureDay,
   requestBody,
@@ -32,30 +34,8 @@ let budget: BudgetRow;
 
 beforeAll(async () => {
   t = await createTestApp();
-  organizationId = await buildOrganization(t.db);
-  staff = await buildUser(t.db, {
-    organizationId,
-    fullname: 'Asha Staff',
-    department: 'engineering',
-  });
-  otherStaff = await buildUser(t.db, {
-    organizationId,
-    fullname: 'Juma Other',
-    department: 'marketing',
-  });
-  finance = await buildUser(t.db, {
-    organizationId,
-    role: 'finance_officer',
-    fullname: 'Chausiku Finance',
-    department: 'finance',
-  });
-  director = await buildUser(t.db, { organizationId, role: 'director', fullname: 'Eshe Director' });
-  budget = await buildBudget(t.db, {
-    organizationId,
-    code: '6105',
-    name: 'Field operations',
-    amount: 1_000_000_000,
-  });
+  ({ organizationId, staff, otherStaff, finance, director, budget } =
+    await buildStaffedOrganization(t.db));
 });
 
 const available = async (row: BudgetRow) => (await budgetBalance(t.db, row)).available;
@@ -63,6 +43,8 @@ const requestCount = async () => t.db.$count(requests);
 
 describe('POST /requests', () => {
   it('creates a pending request owned by the signed-in user with a reviewer chain from the default matrix', async () => {
+    const invoice = await uploaded(t.app, staff, 'invoice.pdf');
+    const photo = await uploaded(t.app, staff, 'photo.jpg', 'jpeg bytes');
     const before = await available(budget);
     t.events.length = 0;
     const response = await submit(
@@ -73,7 +55,7 @@ describe('POST /requests', () => {
         request_owner_id: otherStaff.id,
         request_owner_name: 'Mallory',
         department: 'finance',
-        file_paths: ['Ab3dE9xinvoice.pdf', 'Zz9Zz9Zphoto.jpg'],
+        file_paths: [invoice, photo],
       }),
     );
     expect(response.statusCode).toBe(201);
@@ -99,10 +81,10 @@ describe('POST /requests', () => {
       is_latest: true,
       current_retirement: null,
       owner_unretired_total: 0,
-      file_paths: ['Ab3dE9xinvoice.pdf', 'Zz9Zz9Zphoto.jpg'],
+      file_paths: [invoice, photo],
       files: [
-        { name: 'Ab3dE9xinvoice.pdf', type: 'pdf' },
-        { name: 'Zz9Zz9Zphoto.jpg', type: 'image' },
+        { name: invoice, type: 'pdf' },
+        { name: photo, type: 'image' },
       ],
     });
     expect(body.chain_id).toBe(body.id);

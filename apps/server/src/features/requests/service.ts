@@ -18,6 +18,7 @@ import type { AppContext } from '../../context.ts';
 import type { Executor, Transaction } from '../../db/client.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { AppError } from '../../lib/errors.ts';
+import { checkAttachments } from '../files/service.ts';
 import { loadApprovalMatrix } from '../approval-matrix/queries.ts';
 import { budgetBalance, lockBudget, type BudgetRow } from '../budgets/ledger.ts';
 import { countOwnerPendingRetirements, findRetirementOfRequest } from '../retirements/queries.ts';
@@ -210,7 +211,10 @@ export async function submitRequest(
   const { actor, input } = options;
   if (!canSubmitRequest(actor)) throw new AppError('forbidden', messages.lockedAccount);
   const day = checkedExpenditureDay(context, input.expenditure_date);
-  const placed = await context.db.transaction((tx) => placeRequest(tx, { actor, input, day }));
+  const filePaths = await checkAttachments(context, context.db, { actor, names: input.file_paths });
+  const placed = await context.db.transaction((tx) =>
+    placeRequest(tx, { actor, input: { ...input, file_paths: filePaths }, day }),
+  );
   publishPlaced(context, actor.organization_id, placed);
   return readPlaced(context.db, { organizationId: actor.organization_id, id: placed.id });
 }
@@ -238,10 +242,16 @@ export async function resubmitRequest(
     if (previous.current_status !== 'request_edit') {
       throw new AppError('conflict', 'Only a request returned for edits can be resubmitted.');
     }
+    // Files the returned version held may stay; new ones must be the owner's own uploads.
+    const filePaths = await checkAttachments(context, tx, {
+      actor,
+      names: input.file_paths,
+      carried: previous.file_paths,
+    });
     await markSuperseded(tx, previous.id);
     return placeRequest(tx, {
       actor,
-      input,
+      input: { ...input, file_paths: filePaths },
       day,
       previous: { chainId: previous.chain_id, version: previous.version, id: previous.id },
     });
