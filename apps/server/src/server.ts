@@ -43,7 +43,10 @@ export async function startServer(
   };
   try {
     await migrateDatabase(db);
-    if (config.isDemo && (await seedDemo(db))) logger.info('seeded the demo organisation');
+    // Demo attachments go to the local store; with S3 the demo has none.
+    const demoFiles = config.s3 ? {} : { dataDir: config.dataDir };
+    if (config.isDemo && (await seedDemo(db, demoFiles)))
+      logger.info('seeded the demo organisation');
     const events = createEventBus();
     const context: AppContext = {
       config,

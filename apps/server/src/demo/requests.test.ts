@@ -1,7 +1,9 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { approvalThreshold } from '@imprest/domain/constants.ts';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { requests, reviews } from '../db/schema.ts';
+import { files, requests, reviews } from '../db/schema.ts';
 import { budgetBalance } from '../features/budgets/ledger.ts';
 import { buildBudget } from '../../test/factories/budgets.ts';
 import { buildOrganization, buildUser, createTestApp, type TestApp } from '../../test/helpers.ts';
@@ -48,7 +50,10 @@ describe('seedDemoRequests', () => {
       code: '5001',
       amount: 300_000_000,
     });
-    const written = await t.db.transaction((tx) => seedDemoRequests(tx, { organizationId }));
+    const dataDir = t.context.config.dataDir;
+    const written = await t.db.transaction((tx) =>
+      seedDemoRequests(tx, { organizationId, dataDir }),
+    );
     expect(written).toBe(10);
 
     const rows = await t.db
@@ -98,6 +103,24 @@ describe('seedDemoRequests', () => {
     }
     for (const budget of [operations, administration]) {
       expect((await budgetBalance(t.db, budget)).available).toBeGreaterThanOrEqual(0);
+    }
+
+    // Two requests hold a PDF, stored in the local store and recorded as their owner's upload.
+    const attached = latest.filter((row) => row.file_paths.length > 0);
+    expect(attached.map((row) => row.purpose).sort()).toEqual(['accomodation', 'travel']);
+    for (const row of attached) {
+      const [name] = row.file_paths;
+      const content = await fs.readFile(
+        path.join(dataDir, 'files', organizationId, name ?? ''),
+        'latin1',
+      );
+      expect(content.startsWith('%PDF-1.4')).toBe(true);
+      expect(content.trimEnd().endsWith('%%EOF')).toBe(true);
+      const [file] = await t.db
+        .select()
+        .from(files)
+        .where(eq(files.name, name ?? ''));
+      expect(file).toMatchObject({ uploaded_by: row.request_owner_id, size: content.length });
     }
   });
 });

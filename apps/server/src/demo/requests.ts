@@ -10,6 +10,7 @@ import { rateFor, toBaseAmount } from '@imprest/domain/exchange-rates.ts';
 import { approvalNumber, nextReviewerRole, statusAfterReview } from '@imprest/domain/requests.ts';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
+import { storeDemoFile, textPdf } from './files.ts';
 import { users } from '../db/schema.ts';
 import { loadApprovalMatrix } from '../features/approval-matrix/queries.ts';
 import { budgetBalance, type BudgetRow } from '../features/budgets/ledger.ts';
@@ -46,6 +47,8 @@ type DemoRequest = {
   outcome: Outcome;
   /** Also write an earlier version that was returned for edits (version history). */
   wasReturned?: boolean;
+  /** A PDF attached to it: its stored name (7-character prefix and name) and its lines of text. */
+  attachment?: { name: string; lines: string[] };
 };
 
 /** Requests in every status, below and above the 150,000,000 threshold (decisions §1). */
@@ -61,6 +64,14 @@ const demoRequests: DemoRequest[] = [
     inDays: 6,
     ageDays: 1,
     outcome: 'pending',
+    attachment: {
+      name: 'dmQ7x2kDar_Express_quotation.pdf',
+      lines: [
+        'Dar Express - Quotation',
+        'Dar es Salaam to Tanga, return, 3 passengers',
+        'Total: TZS 450,000',
+      ],
+    },
   },
   {
     owner: 'parkmanager@example.com',
@@ -109,6 +120,14 @@ const demoRequests: DemoRequest[] = [
     inDays: 2,
     ageDays: 9,
     outcome: 'approved',
+    attachment: {
+      name: 'hT4pL9wTanga_Beach_Hotel_proforma.pdf',
+      lines: [
+        'Tanga Beach Hotel - Proforma invoice',
+        '2 rooms x 2 nights, bed and breakfast',
+        'Total: TZS 850,000',
+      ],
+    },
   },
   {
     owner: 'parkmanager@example.com',
@@ -195,7 +214,7 @@ function answersFor(outcome: Outcome, steps: number): ('approved' | 'rejected' |
  */
 export async function seedDemoRequests(
   tx: Executor,
-  options: { organizationId: string },
+  options: { organizationId: string; dataDir?: string },
 ): Promise<number> {
   const { organizationId } = options;
   const people = await tx
@@ -236,6 +255,18 @@ export async function seedDemoRequests(
     if (!row) continue;
 
     const versions: Outcome[] = spec.wasReturned ? ['request_edit', spec.outcome] : [spec.outcome];
+    const filePaths =
+      spec.attachment && options.dataDir
+        ? [
+            await storeDemoFile(tx, {
+              dataDir: options.dataDir,
+              organizationId,
+              ownerId: owner.id,
+              name: spec.attachment.name,
+              content: textPdf(spec.attachment.lines),
+            }),
+          ]
+        : [];
     let previous: { id: string; chainId: string; version: number } | undefined;
     for (const [index, outcome] of versions.entries()) {
       const id = randomUUID();
@@ -265,6 +296,7 @@ export async function seedDemoRequests(
         payment_mode: spec.amountTzs > 1_000_000 ? 'bank_transfer' : 'cash',
         tax_status: 'taxInclusive',
         current_status: 'pending',
+        file_paths: filePaths,
         created_at: createdAt,
         modified_at: createdAt,
       });

@@ -58,7 +58,7 @@ export const demoUsers: { email: string; fullname: string; role: Role; departmen
   ];
 
 /** Seeds the demo organisation when the database has no users yet; returns whether it did. */
-export async function seedDemo(db: Database): Promise<boolean> {
+export async function seedDemo(db: Database, options: { dataDir?: string } = {}): Promise<boolean> {
   const hashes = await Promise.all(demoUsers.map(() => hashPassword(demoPassword)));
   return db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(727002)`);
@@ -87,7 +87,7 @@ export async function seedDemo(db: Database): Promise<boolean> {
     const financeOfficer = inserted.find((user) => user.email === 'finance@example.com');
     if (!financeOfficer) throw new Error('demo finance officer insert returned nothing');
     await seedDemoBudgets(tx, { organizationId: organization.id, createdBy: financeOfficer.id });
-    await seedDemoRequests(tx, { organizationId: organization.id });
+    await seedDemoRequests(tx, { organizationId: organization.id, dataDir: options.dataDir });
     return true;
   });
 }
