@@ -8,6 +8,7 @@ import {
   purposeLabels,
   taxModeLabels,
 } from '../../../lib/request-labels.ts';
+import { AttachmentList } from '../../../components/files/components/attachment-list.tsx';
 import {
   budgetCodeLabel,
   fieldLabels,
@@ -80,6 +81,13 @@ export function RequestDetails({ request }: RequestDetailsProps) {
           {request.expenditure_justification || '—'}
         </span>
       ),
+    },
+    {
+      key: 'attachments',
+      label: fieldLabels.attachments,
+      span: columns,
+      children:
+        request.file_paths.length > 0 ? <AttachmentList fileNames={request.file_paths} /> : '—',
     },
   );
 

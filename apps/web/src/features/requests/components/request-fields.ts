@@ -13,6 +13,7 @@ export const fieldLabels = {
   budgetCode: 'Budget Code',
   paymentMode: 'Means of Payment',
   taxStatus: 'Tax Status',
+  attachments: 'Attachments',
 } as const;
 
 const modeLabels: Partial<Record<RequestCategory, string>> = {

@@ -14,6 +14,7 @@ import {
 import { messages } from '@imprest/domain/messages.ts';
 import { Alert, Button, Col, DatePicker, Flex, Form, Input, Row, Select, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
+import { useState } from 'react';
 import { AmountInput, formatTypedAmount } from '../../../components/amount-input.tsx';
 import { formatAmount } from '../../../lib/format.ts';
 import {
@@ -26,6 +27,7 @@ import {
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { useGoBack } from '../../../lib/use-go-back.ts';
 import { paths } from '../../../paths.ts';
+import { FileUploadArea } from '../../../components/files/components/file-upload-area.tsx';
 import { useBudgetBalance } from '../api/check-budget-balance.ts';
 import { useBudgetCodes, type BudgetCodeEntry } from '../api/get-budget-codes.ts';
 import { useResubmitRequest } from '../api/resubmit-request.ts';
@@ -67,6 +69,8 @@ type RequestFormValues = {
   budgetCode?: string;
   paymentMode: PaymentMethod;
   taxStatus: TaxMode;
+  /** Stored names of the uploaded files (spec §3 file_paths). */
+  filePaths: string[];
 };
 
 /** Spec §3 form defaults, or the request being edited. */
@@ -77,6 +81,8 @@ function initialValues(
   const base = {
     name: user.fullname,
     department: departmentLabel(user.department),
+    // A resubmission keeps the files of the version it replaces until they are removed.
+    filePaths: request ? [...request.file_paths] : [],
   };
   if (!request) {
     return {
@@ -127,7 +133,7 @@ function payloadOf(values: RequestFormValues, user: UserResponse): SubmitRequest
     mode_of_service: modesOf(values.purpose).length > 0 ? (values.modeOfService ?? null) : null,
     budget_code: values.budgetCode ?? '',
     payment_mode: values.paymentMode,
-    file_paths: [],
+    file_paths: values.filePaths,
   };
 }
 
@@ -161,6 +167,7 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
   const resubmit = useResubmitRequest();
   const mutation = editing ? resubmit : submit;
   const budgetCodes = useBudgetCodes();
+  const [isUploading, setIsUploading] = useState(false);
 
   const purpose = Form.useWatch('purpose', form);
   const taxStatus = Form.useWatch('taxStatus', form);
@@ -188,6 +195,8 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
   const isChecking = Boolean(budgetCode) && (balance.isFetching || checkedAmount !== amount);
 
   function handleFinish(values: RequestFormValues) {
+    // Spec §5: files are uploaded first; the request names them once they are stored.
+    if (isUploading) return;
     const body = payloadOf(values, user);
     const options = { onSuccess: onSubmitted };
     if (editing) resubmit.mutate({ ...body, parent_request: editing.id }, options);
@@ -403,6 +412,11 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
             />
           </Col>
         ) : null}
+        <Col xs={24}>
+          <Form.Item label={fieldLabels.attachments} name="filePaths">
+            <FileUploadArea disabled={mutation.isPending} onUploadingChange={setIsUploading} />
+          </Form.Item>
+        </Col>
       </Row>
       {budgetProblem ? (
         <Alert
@@ -416,7 +430,12 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
       {balance.isError ? (
         <Alert type="warning" showIcon title={balance.error.message} style={{ marginBottom: 16 }} />
       ) : null}
-      <Flex gap={12} justify="flex-end" wrap>
+      <Flex gap={12} justify="flex-end" align="center" wrap>
+        {isUploading ? (
+          <Typography.Text type="secondary" data-testid="uploads-pending">
+            Waiting for the files to finish uploading…
+          </Typography.Text>
+        ) : null}
         <Button onClick={handleCancel} disabled={false}>
           Cancel
         </Button>
@@ -425,7 +444,7 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
             type="primary"
             htmlType="submit"
             loading={mutation.isPending}
-            disabled={isChecking && !mutation.isPending}
+            disabled={(isChecking || isUploading) && !mutation.isPending}
             data-testid="submit-request"
           >
             Submit

@@ -1,0 +1,181 @@
+import { InboxOutlined } from '@ant-design/icons';
+import { maxUploadBytes, uploadExtensions } from '@imprest/domain/files.ts';
+import { displayFileName } from '@imprest/domain/requests.ts';
+import { Alert, Flex, Upload, type UploadProps } from 'antd';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useIsMobile } from '../../../lib/use-media-query.ts';
+import { uploadFailed, uploadFile, uploadProblem } from '../api/upload-file.ts';
+import { FileChip } from './file-chip.tsx';
+import { FilePreviewDialog } from './file-preview-dialog.tsx';
+import './files.css';
+
+/** The file dialog offers only the allowed extensions; dropped files are checked one by one. */
+const accept = {
+  format: uploadExtensions.map((extension) => `.${extension}`).join(','),
+  filter: 'native',
+} as const;
+
+const allowedHint = `${uploadExtensions.map((extension) => extension.toUpperCase()).join(', ')}; up to ${Math.floor(
+  maxUploadBytes / 1024 / 1024,
+)} MB each.`;
+
+type PendingUpload = { uid: string; name: string };
+type Failure = { uid: string; name: string; message: string };
+
+type FileUploadAreaProps = {
+  /** Set by Form.Item: the id of the file input, so the field's label names it. */
+  id?: string;
+  /** The stored names of the uploaded files (what `file_paths` holds). */
+  value?: string[];
+  onChange?: (value: string[]) => void;
+  /** Told whenever uploads start or all have ended, e.g. to hold Submit meanwhile. */
+  onUploadingChange?: (isUploading: boolean) => void;
+  disabled?: boolean;
+};
+
+/**
+ * The file upload area (spec §2 Shared widgets, §9 File upload): drag and drop or browse, several
+ * files at a time and again later; each uploads at once and becomes a removable chip. A Form.Item
+ * control: its value is the list of stored names.
+ */
+export function FileUploadArea({
+  id,
+  value,
+  onChange,
+  onUploadingChange,
+  disabled,
+}: FileUploadAreaProps) {
+  const isMobile = useIsMobile();
+  const [uploads, setUploads] = useState<PendingUpload[]>([]);
+  const [failures, setFailures] = useState<Failure[]>([]);
+  const [previewName, setPreviewName] = useState<string | null>(null);
+  const controllers = useRef(new Map<string, AbortController>());
+  // Uploads end one by one, possibly before the new value comes back: each adds to the latest list.
+  const latestValue = useRef<string[]>(value ?? []);
+  useLayoutEffect(() => {
+    latestValue.current = value ?? [];
+  }, [value]);
+
+  const isUploading = uploads.length > 0;
+  useEffect(() => {
+    onUploadingChange?.(isUploading);
+  }, [isUploading, onUploadingChange]);
+
+  // Leaving the page abandons what is still on the way.
+  useEffect(() => {
+    const pending = controllers.current;
+    return () => {
+      for (const controller of pending.values()) controller.abort();
+    };
+  }, []);
+
+  function change(next: string[]) {
+    latestValue.current = next;
+    onChange?.(next);
+  }
+
+  async function startUpload(file: File, uid: string) {
+    const problem = uploadProblem(file);
+    if (problem) {
+      setFailures((current) => [...current, { uid, name: file.name, message: problem }]);
+      return;
+    }
+    const controller = new AbortController();
+    controllers.current.set(uid, controller);
+    setUploads((current) => [...current, { uid, name: file.name }]);
+    try {
+      const storedName = await uploadFile(file, { signal: controller.signal });
+      if (!controller.signal.aborted) change([...latestValue.current, storedName]);
+    } catch (error) {
+      if (!controller.signal.aborted) {
+        const message = error instanceof Error ? error.message : uploadFailed;
+        setFailures((current) => [...current, { uid, name: file.name, message }]);
+      }
+    } finally {
+      controllers.current.delete(uid);
+      setUploads((current) => current.filter((upload) => upload.uid !== uid));
+    }
+  }
+
+  const handleBeforeUpload: NonNullable<UploadProps['beforeUpload']> = (file, batch) => {
+    // A new choice of files replaces the messages about the last one.
+    if (file === batch[0]) setFailures([]);
+    void startUpload(file, file.uid);
+    // The upload is ours (uploadFile); antd neither sends nor lists the file.
+    return Upload.LIST_IGNORE;
+  };
+
+  function handleCancel(uid: string) {
+    controllers.current.get(uid)?.abort();
+    controllers.current.delete(uid);
+    setUploads((current) => current.filter((upload) => upload.uid !== uid));
+  }
+
+  function handleRemove(index: number) {
+    change(latestValue.current.filter((_name, position) => position !== index));
+  }
+
+  function handleDismiss(uid: string) {
+    setFailures((current) => current.filter((failure) => failure.uid !== uid));
+  }
+
+  const names = value ?? [];
+  const hasChips = names.length > 0 || uploads.length > 0;
+
+  return (
+    <Flex vertical gap={12} data-testid="file-upload-area">
+      <Upload.Dragger
+        id={id}
+        multiple
+        accept={accept}
+        disabled={disabled}
+        showUploadList={false}
+        beforeUpload={handleBeforeUpload}
+      >
+        <p className="ant-upload-drag-icon">
+          <InboxOutlined />
+        </p>
+        <p className="ant-upload-text">
+          {isMobile ? 'Tap to choose files' : 'Drag and drop files here, or click to browse'}
+        </p>
+        <p className="ant-upload-hint">
+          {isUploading
+            ? `Uploading ${uploads.length} ${uploads.length === 1 ? 'file' : 'files'}…`
+            : allowedHint}
+        </p>
+      </Upload.Dragger>
+      {hasChips ? (
+        <div className="file-chips" data-testid="file-chips">
+          {names.map((name, index) => (
+            <FileChip
+              key={`${name}-${index}`}
+              label={displayFileName(name)}
+              onOpen={() => setPreviewName(name)}
+              onRemove={disabled ? undefined : () => handleRemove(index)}
+            />
+          ))}
+          {uploads.map((upload) => (
+            <FileChip
+              key={upload.uid}
+              label={upload.name}
+              isUploading
+              onRemove={() => handleCancel(upload.uid)}
+            />
+          ))}
+        </div>
+      ) : null}
+      {failures.map((failure) => (
+        <Alert
+          key={failure.uid}
+          type="error"
+          showIcon
+          closable={{ afterClose: () => handleDismiss(failure.uid) }}
+          title={failure.message}
+          description={failure.name}
+          data-testid="file-upload-error"
+        />
+      ))}
+      <FilePreviewDialog fileName={previewName} onClose={() => setPreviewName(null)} />
+    </Flex>
+  );
+}

@@ -1,0 +1,236 @@
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { messages } from '@imprest/domain/messages.ts';
+import { shot, signIn } from './support.ts';
+
+// The organisation's calendar (decisions §1) decides "today"; the browser follows it.
+test.use({ timezoneId: 'Africa/Dar_es_Salaam' });
+
+const desktop = { width: 1280, height: 900 };
+const phone = { width: 375, height: 812 };
+
+/** A one-page PDF with a correct cross-reference table, so a viewer can open it. */
+function minimalPdf(): Buffer {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>',
+  ];
+  let text = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, index) => {
+    offsets.push(text.length);
+    text += `${index + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = text.length;
+  text += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) text += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  text += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(text, 'latin1');
+}
+
+/** A 1×1 PNG. */
+const onePixelPng = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
+
+/** An empty ZIP archive: only the end-of-central-directory record. */
+const emptyZip = Buffer.concat([Buffer.from('PK\x05\x06', 'latin1'), Buffer.alloc(18)]);
+
+/** A page of its own browser context, signed in as a demo account. */
+async function pageOf(browser: Browser, email: string): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: desktop,
+    timezoneId: 'Africa/Dar_es_Salaam',
+  });
+  const page = await context.newPage();
+  await signIn(page, email);
+  return page;
+}
+
+/** Picks an option of an antd Select reached through its label. */
+async function choose(page: Page, label: string, option: string): Promise<void> {
+  await page.getByLabel(label, { exact: true }).click();
+  await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
+  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
+}
+
+/** The page does not scroll sideways (spec: 375 px), once it has laid itself out for the width. */
+async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+    .toBeLessThanOrEqual(page.viewportSize()?.width ?? 0);
+}
+
+/** Waits for the dialog's opening animation (finite ones only: spinners turn forever). */
+async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' ||
+          animation.effect?.getComputedTiming().endTime === Infinity,
+      ),
+  );
+}
+
+/** Opens an attachment of the request view by its display name; returns the preview dialog. */
+async function openAttachment(page: Page, name: string): Promise<Locator> {
+  await page.getByTestId('attachment-list').getByRole('button', { name, exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('file-preview-loading')).toHaveCount(0);
+  await settle(page);
+  return dialog;
+}
+
+async function closePreview(page: Page): Promise<void> {
+  // The footer's Close button; the corner's × is named Close too.
+  await page.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+}
+
+/** The image is shown and really loaded through its link (no token needed). */
+async function expectImageLoaded(dialog: Locator, name: string): Promise<void> {
+  const image = dialog.getByRole('img', { name, exact: true });
+  await expect(image).toBeVisible();
+  await expect
+    .poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth))
+    .toBe(1);
+}
+
+/** The PDF is shown in a frame whose link answers the file itself. */
+async function expectPdfShown(page: Page, dialog: Locator, name: string): Promise<void> {
+  const frame = dialog.locator(`iframe[title="${name}"]`);
+  await expect(frame).toBeVisible();
+  const source = (await frame.getAttribute('src')) ?? '';
+  expect(source).not.toBe('');
+  const response = await page.request.get(new URL(source, page.url()).toString());
+  expect(response.status()).toBe(200);
+  expect(response.headers()['content-type']).toContain('application/pdf');
+  expect((await response.body()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+}
+
+test('staff attaches files to a request; the owner and finance preview them', async ({
+  page,
+  browser,
+}) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, 'staff@example.com');
+  await page.goto('/dashboard/new-requests');
+
+  const form = page.getByTestId('request-form');
+  await choose(page, 'Purpose', 'Procurement');
+  await choose(page, 'Type of Procurement', 'Goods');
+  await form.getByLabel('Name of Supplier').fill('Kariakoo Supplies');
+  await form
+    .getByLabel('Expenditure Justification')
+    .fill('Workshop materials; the quotation and the stamp are attached');
+  await form.getByLabel('Amount Required').fill('350000');
+  await page.getByLabel('Budget Code').fill('6105');
+  await page
+    .locator('.ant-select-dropdown:visible')
+    .getByText(/^6105 - /)
+    .click();
+
+  // Spec §2: drag and drop or browse, several files at once, removable chips.
+  const area = page.getByTestId('file-upload-area');
+  const input = area.locator('input[type="file"]');
+  const chips = area.getByTestId('file-chip');
+  await input.setInputFiles([
+    { name: 'quotation.pdf', mimeType: 'application/pdf', buffer: minimalPdf() },
+    { name: 'stamp.png', mimeType: 'image/png', buffer: onePixelPng },
+    { name: 'draft.pdf', mimeType: 'application/pdf', buffer: minimalPdf() },
+  ]);
+  await expect(chips).toHaveCount(3);
+  await expect(area.locator('[aria-busy="true"]')).toHaveCount(0);
+  await expect(chips.filter({ hasText: 'quotation.pdf' })).toHaveCount(1);
+  await area.getByRole('button', { name: 'Remove draft.pdf' }).click();
+  await expect(chips).toHaveCount(2);
+  await expect(chips.filter({ hasText: 'draft.pdf' })).toHaveCount(0);
+
+  // Spec §9: files can be added again; a refused extension says so and adds nothing.
+  await input.setInputFiles([
+    { name: 'setup.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') },
+  ]);
+  await expect(area.getByText(messages.fileExtensionNotSupported, { exact: true })).toBeVisible();
+  await expect(chips).toHaveCount(2);
+  await input.setInputFiles([
+    { name: 'receipts.zip', mimeType: 'application/zip', buffer: emptyZip },
+  ]);
+  await expect(chips).toHaveCount(3);
+  await expect(area.locator('[aria-busy="true"]')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Submit' })).toBeEnabled();
+  await shot(page, 'files-request-form-1280');
+  await page.setViewportSize(phone);
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'files-request-form-375');
+  await page.setViewportSize(desktop);
+
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('Request successful')).toBeVisible();
+  await page.getByRole('button', { name: 'Open this request' }).click();
+  await expect(page.getByText('Approval Request', { exact: true })).toBeVisible();
+  const id = page.url().split('/').pop() ?? '';
+
+  // The request view lists the files by their names, without the random prefix (spec §3).
+  const attachments = page.getByTestId('attachment-list');
+  for (const name of ['quotation.pdf', 'stamp.png', 'receipts.zip']) {
+    await expect(attachments.getByRole('button', { name, exact: true })).toBeVisible();
+  }
+  await expect(attachments.getByText('draft.pdf')).toHaveCount(0);
+
+  let dialog = await openAttachment(page, 'quotation.pdf');
+  await expectPdfShown(page, dialog, 'quotation.pdf');
+  await shot(page, 'files-preview-pdf-1280');
+  await closePreview(page);
+
+  dialog = await openAttachment(page, 'stamp.png');
+  await expectImageLoaded(dialog, 'stamp.png');
+  await shot(page, 'files-preview-image-1280');
+  await closePreview(page);
+
+  // Spec §9: a ZIP archive is not previewed; it can be downloaded.
+  dialog = await openAttachment(page, 'receipts.zip');
+  await expect(dialog.getByText(messages.zipPreview, { exact: true })).toBeVisible();
+  await expect(dialog.getByRole('link', { name: /Download/ })).toBeVisible();
+  await closePreview(page);
+
+  await page.setViewportSize(phone);
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'files-request-view-375');
+  dialog = await openAttachment(page, 'stamp.png');
+  await expectImageLoaded(dialog, 'stamp.png');
+  await shot(page, 'files-preview-image-375');
+  await closePreview(page);
+
+  // Finance (admin) sees the same files.
+  const finance = await pageOf(browser, 'finance@example.com');
+  await finance.goto(`/dashboard/requests/${id}`);
+  dialog = await openAttachment(finance, 'quotation.pdf');
+  await expectPdfShown(finance, dialog, 'quotation.pdf');
+  await closePreview(finance);
+  dialog = await openAttachment(finance, 'stamp.png');
+  await expectImageLoaded(dialog, 'stamp.png');
+  await shot(finance, 'files-preview-finance-1280');
+  await closePreview(finance);
+
+  // Spec §9 messages when the link cannot be had: a 404 (the file is gone, or not the caller's to
+  // see) and any other failure. Answered here by the browser, as the server would.
+  const presignedGet = /\/api\/v1\/files\/presigned-get-url\?/;
+  await finance.route(presignedGet, (route) =>
+    route.fulfill({ status: 404, json: { error: 'File not found!' } }),
+  );
+  dialog = await openAttachment(finance, 'receipts.zip');
+  await expect(dialog.getByText(messages.fileNotFound, { exact: true })).toBeVisible();
+  await closePreview(finance);
+  await finance.unroute(presignedGet);
+  await finance.reload();
+  await finance.route(presignedGet, (route) =>
+    route.fulfill({ status: 500, json: { error: 'Something went wrong' } }),
+  );
+  dialog = await openAttachment(finance, 'quotation.pdf');
+  await expect(dialog.getByText(messages.fileFailedToLoad, { exact: true })).toBeVisible();
+  await finance.context().close();
+});
