@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { messages } from '@imprest/domain/messages.ts';
 import ExcelJS from 'exceljs';
-import { demoPassword, shot, signIn } from './support.ts';
+import { apiToken, expectNoSidewaysScroll, shot, signIn } from './support.ts';
 
 const finance = 'finance@example.com';
 const staff = 'staff@example.com';
@@ -15,16 +15,6 @@ const newBudget = {
   code: '9042',
 };
 
-/** A token for API set-up steps (decisions §2: POST users/authenticate answers {token, user}). */
-async function apiToken(page: Page, email: string): Promise<string> {
-  const response = await page.request.post('/api/v1/users/authenticate', {
-    data: { email, password: demoPassword },
-  });
-  expect(response.status()).toBe(200);
-  const body = (await response.json()) as { token: string };
-  return body.token;
-}
-
 /** Picks an option of the antd Select labelled `label`. */
 async function choose(page: Page, label: string, option: string): Promise<void> {
   await page.getByLabel(label, { exact: true }).click();
@@ -32,14 +22,6 @@ async function choose(page: Page, label: string, option: string): Promise<void> 
     .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option })
     .first()
     .click();
-}
-
-/** Fails when the page scrolls sideways at the current width (tables scroll inside themselves). */
-async function expectNoHorizontalScroll(page: Page): Promise<void> {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow).toBeLessThanOrEqual(0);
 }
 
 function saveButton(page: Page): Locator {
@@ -255,7 +237,7 @@ test('finance creates, finds, edits, archives, re-activates and downloads a budg
 
 test('a budget with requests freezes its funding terms and offers no Delete', async ({ page }) => {
   // Set up through the API: finance creates 8011 (stem kits 8000 + hq 000 + 11), staff spends on it.
-  const financeToken = await apiToken(page, finance);
+  const financeToken = await apiToken(page.request, finance);
   const created = await page.request.post('/api/v1/budget', {
     headers: { Authorization: `Bearer ${financeToken}` },
     data: {
@@ -268,7 +250,7 @@ test('a budget with requests freezes its funding terms and offers no Delete', as
     },
   });
   expect(created.status(), await created.text()).toBe(201);
-  const staffToken = await apiToken(page, staff);
+  const staffToken = await apiToken(page.request, staff);
   const submitted = await page.request.post('/api/v1/requests', {
     headers: { Authorization: `Bearer ${staffToken}` },
     data: {
@@ -399,7 +381,7 @@ test.describe('at 375 px', () => {
     const table = page.getByTestId('budget-table');
     await expect(table.getByRole('row', { name: /6105/ })).toBeVisible();
     await expect(table.getByRole('button', { name: 'View Budget' })).toHaveCount(0);
-    await expectNoHorizontalScroll(page);
+    await expectNoSidewaysScroll(page);
     await shot(page, 'budget-list-375');
 
     // Spec §2: on mobile the row click is the action.
@@ -407,19 +389,19 @@ test.describe('at 375 px', () => {
     await expect(page).toHaveURL(/\/dashboard\/budget\/6105$/);
     await expect(page.getByTestId('budget-history-chart')).toBeVisible();
     await expect(page.getByTestId('budget-requests-table')).toBeVisible();
-    await expectNoHorizontalScroll(page);
+    await expectNoSidewaysScroll(page);
     await shot(page, 'budget-detail-375');
 
     await page.getByRole('button', { name: 'Edit Budget' }).click();
     await expect(page.getByTestId('edit-budget-code')).toHaveText('6105');
-    await expectNoHorizontalScroll(page);
+    await expectNoSidewaysScroll(page);
     await shot(page, 'budget-edit-375');
 
     await page.goto('/dashboard/new-budget');
     await expect(page.getByTestId('budget-code-preview')).toBeVisible();
     await page.getByLabel('Cost code').fill('3');
     await expect(page.getByTestId('budget-code')).toHaveText('6103');
-    await expectNoHorizontalScroll(page);
+    await expectNoSidewaysScroll(page);
     await shot(page, 'budget-new-375');
   });
 });

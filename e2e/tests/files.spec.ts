@@ -1,12 +1,9 @@
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { messages } from '@imprest/domain/messages.ts';
-import { shot, signIn } from './support.ts';
+import { choose, desktop, expectNoSidewaysScroll, pageOf, phone, shot, signIn } from './support.ts';
 
 // The organisation's calendar (decisions §1) decides "today"; the browser follows it.
 test.use({ timezoneId: 'Africa/Dar_es_Salaam' });
-
-const desktop = { width: 1280, height: 900 };
-const phone = { width: 375, height: 812 };
 
 /** A one-page PDF with a correct cross-reference table, so a viewer can open it. */
 function minimalPdf(): Buffer {
@@ -36,31 +33,6 @@ const onePixelPng = Buffer.from(
 
 /** An empty ZIP archive: only the end-of-central-directory record. */
 const emptyZip = Buffer.concat([Buffer.from('PK\x05\x06', 'latin1'), Buffer.alloc(18)]);
-
-/** A page of its own browser context, signed in as a demo account. */
-async function pageOf(browser: Browser, email: string): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: desktop,
-    timezoneId: 'Africa/Dar_es_Salaam',
-  });
-  const page = await context.newPage();
-  await signIn(page, email);
-  return page;
-}
-
-/** Picks an option of an antd Select reached through its label. */
-async function choose(page: Page, label: string, option: string): Promise<void> {
-  await page.getByLabel(label, { exact: true }).click();
-  await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
-  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
-}
-
-/** The page does not scroll sideways (spec: 375 px), once it has laid itself out for the width. */
-async function expectNoSidewaysScroll(page: Page): Promise<void> {
-  await expect
-    .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
-    .toBeLessThanOrEqual(page.viewportSize()?.width ?? 0);
-}
 
 /** Waits for the dialog's opening animation (finite ones only: spinners turn forever). */
 async function settle(page: Page): Promise<void> {

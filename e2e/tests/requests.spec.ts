@@ -1,20 +1,19 @@
-import {
-  expect,
-  test,
-  type APIRequestContext,
-  type Browser,
-  type Locator,
-  type Page,
-} from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { messages } from '@imprest/domain/messages.ts';
-import { demoPassword, shot, signIn } from './support.ts';
+import {
+  apiToken,
+  choose,
+  desktop,
+  expectNoSidewaysScroll,
+  pageOf,
+  phone,
+  shot,
+  signIn,
+} from './support.ts';
 
 // The organisation's calendar (decisions §1: Africa/Dar_es_Salaam) decides what "today" is for the
 // server; the browser follows it so the form's default date is never "before today" there.
 test.use({ timezoneId: 'Africa/Dar_es_Salaam' });
-
-const desktop = { width: 1280, height: 900 };
-const phone = { width: 375, height: 812 };
 
 type RequestBody = {
   purpose: string;
@@ -24,16 +23,6 @@ type RequestBody = {
   amount_requested: number;
   budget_code: string;
 };
-
-/** A token of a demo account, for setting up requests through the API. */
-async function apiToken(request: APIRequestContext, email: string): Promise<string> {
-  const response = await request.post('/api/v1/users/authenticate', {
-    data: { email, password: demoPassword },
-  });
-  expect(response.status()).toBe(200);
-  const body = (await response.json()) as { token: string };
-  return body.token;
-}
 
 /** Submits a request as staff@example.com through the API and returns its id. */
 async function createRequest(
@@ -63,24 +52,6 @@ async function createRequest(
   return body.id;
 }
 
-/** A page of its own browser context, signed in as a demo account. */
-async function pageOf(browser: Browser, email: string): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: desktop,
-    timezoneId: 'Africa/Dar_es_Salaam',
-  });
-  const page = await context.newPage();
-  await signIn(page, email);
-  return page;
-}
-
-/** Picks an option of an antd Select reached through its label. */
-async function choose(page: Page, label: string | RegExp, option: string): Promise<void> {
-  await page.getByLabel(label, { exact: typeof label === 'string' }).click();
-  await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
-  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
-}
-
 /** Opens a request view and answers its pending review with one of the three buttons. */
 async function review(
   page: Page,
@@ -94,12 +65,6 @@ async function review(
   if (comments) await panel.getByLabel('Comments (optional)').fill(comments);
   await panel.getByRole('button', { name: decision }).click();
   await expect(page.getByText('Review Successful')).toBeVisible();
-}
-
-/** The page does not scroll sideways: tables scroll inside themselves (spec: 375 px). */
-async function expectNoSidewaysScroll(page: Page): Promise<void> {
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(width).toBeLessThanOrEqual(page.viewportSize()?.width ?? 0);
 }
 
 function step(page: Page, title: string): Locator {

@@ -5,33 +5,41 @@ import { purposeLabel } from '../lib/request-labels.ts';
 import { useIsMobile } from '../lib/use-media-query.ts';
 import { StatusTag } from './status-tag.tsx';
 
-type RequestsTableProps = {
-  requests: RequestItemResponse[];
+/** What a row shows: a request list's item, or a budget's request (spec §2 Budget detail). */
+export type RequestsTableRow = Pick<
+  RequestItemResponse,
+  'id' | 'request_owner_name' | 'expenditure_date' | 'amount_requested' | 'amount_currency'
+> & { purpose: string; current_status: string };
+
+type RequestsTableProps<Row extends RequestsTableRow> = {
+  requests: Row[];
   isLoading: boolean;
   pagination: TablePaginationConfig | false;
   /** Spec §2 Tables in general: 'No <type> found!'. */
   emptyText?: string;
   /** A row click on larger screens, e.g. the requests list's preview panel. */
-  onPreview?: (request: RequestItemResponse) => void;
+  onPreview?: (request: Row) => void;
   /** The action button, and a row click on mobile (spec §2 Tables in general). */
-  onOpen: (request: RequestItemResponse) => void;
+  onOpen: (request: Row) => void;
+  'data-testid'?: string;
 };
 
 /**
  * The requests table of spec §2 (Home's 'Recent Requests' and the requests list): name, purpose,
  * expenditure date, amount, status and an action. Narrow phones keep name, amount and status.
  */
-export function RequestsTable({
+export function RequestsTable<Row extends RequestsTableRow>({
   requests,
   isLoading,
   pagination,
   emptyText = 'No requests found!',
   onPreview,
   onOpen,
-}: RequestsTableProps) {
+  'data-testid': testId,
+}: RequestsTableProps<Row>) {
   const isMobile = useIsMobile();
 
-  const columns: TableColumnsType<RequestItemResponse> = [
+  const columns: TableColumnsType<Row> = [
     { title: 'NAME', dataIndex: 'request_owner_name', key: 'name', ellipsis: true },
     {
       title: 'PURPOSE',
@@ -78,7 +86,7 @@ export function RequestsTable({
   ];
 
   return (
-    <Table<RequestItemResponse>
+    <Table<Row>
       rowKey="id"
       columns={columns}
       dataSource={requests}
@@ -87,6 +95,7 @@ export function RequestsTable({
       scroll={{ x: 'max-content' }}
       locale={{ emptyText }}
       pagination={pagination}
+      data-testid={testId}
       onRow={(request) => {
         const handleClick = isMobile ? onOpen : onPreview;
         return {

@@ -7,10 +7,16 @@ import './files.css';
 type AttachmentListProps = {
   /** Stored names, e.g. a request's `file_paths`. */
   fileNames: readonly string[];
+  /**
+   * Opens a file. Give it when the list sits where it may be re-mounted (a responsive table cell
+   * re-lays itself out on resize) and keep the FilePreviewDialog outside; without it the list
+   * shows the dialog itself.
+   */
+  onOpen?: (fileName: string) => void;
 };
 
 /** Attached files as chips named without their random prefix; each opens the preview dialog. */
-export function AttachmentList({ fileNames }: AttachmentListProps) {
+export function AttachmentList({ fileNames, onOpen }: AttachmentListProps) {
   const [previewName, setPreviewName] = useState<string | null>(null);
   return (
     <>
@@ -19,11 +25,13 @@ export function AttachmentList({ fileNames }: AttachmentListProps) {
           <FileChip
             key={`${name}-${index}`}
             label={displayFileName(name)}
-            onOpen={() => setPreviewName(name)}
+            onOpen={() => (onOpen ?? setPreviewName)(name)}
           />
         ))}
       </div>
-      <FilePreviewDialog fileName={previewName} onClose={() => setPreviewName(null)} />
+      {onOpen ? null : (
+        <FilePreviewDialog fileName={previewName} onClose={() => setPreviewName(null)} />
+      )}
     </>
   );
 }

@@ -1,5 +1,6 @@
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
 import { Descriptions, type DescriptionsProps } from 'antd';
+import { useState } from 'react';
 import { formatDate, formatNumber } from '../../../lib/format.ts';
 import {
   currencyLabel,
@@ -9,6 +10,7 @@ import {
   taxModeLabels,
 } from '../../../lib/request-labels.ts';
 import { AttachmentList } from '../../../components/files/components/attachment-list.tsx';
+import { FilePreviewDialog } from '../../../components/files/components/file-preview-dialog.tsx';
 import {
   budgetCodeLabel,
   fieldLabels,
@@ -24,6 +26,9 @@ type RequestDetailsProps = { request: RequestResponse };
 
 /** The request form's content, read-only (spec §2 Request view). */
 export function RequestDetails({ request }: RequestDetailsProps) {
+  // The dialog lives outside the table: Descriptions re-lays its cells out on resize, which would
+  // re-mount a dialog kept inside one and close it.
+  const [previewName, setPreviewName] = useState<string | null>(null);
   const items: DescriptionsProps['items'] = [
     { key: 'name', label: fieldLabels.name, children: request.request_owner_name },
     {
@@ -87,18 +92,25 @@ export function RequestDetails({ request }: RequestDetailsProps) {
       label: fieldLabels.attachments,
       span: columns,
       children:
-        request.file_paths.length > 0 ? <AttachmentList fileNames={request.file_paths} /> : '—',
+        request.file_paths.length > 0 ? (
+          <AttachmentList fileNames={request.file_paths} onOpen={setPreviewName} />
+        ) : (
+          '—'
+        ),
     },
   );
 
   return (
-    <Descriptions
-      bordered
-      size="small"
-      layout="vertical"
-      column={columns}
-      items={items}
-      data-testid="request-details"
-    />
+    <>
+      <Descriptions
+        bordered
+        size="small"
+        layout="vertical"
+        column={columns}
+        items={items}
+        data-testid="request-details"
+      />
+      <FilePreviewDialog fileName={previewName} onClose={() => setPreviewName(null)} />
+    </>
   );
 }
