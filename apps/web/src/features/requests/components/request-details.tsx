@@ -1,24 +1,11 @@
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
 import { Descriptions, type DescriptionsProps } from 'antd';
 import { useState } from 'react';
-import { formatDate, formatNumber } from '../../../lib/format.ts';
-import {
-  currencyLabel,
-  departmentLabel,
-  paymentMethodLabels,
-  purposeLabels,
-  taxModeLabels,
-} from '../../../lib/request-labels.ts';
+import { formatNumber } from '../../../lib/format.ts';
+import { currencyLabel, taxModeLabels } from '../../../lib/request-labels.ts';
 import { AttachmentList } from '../../../components/files/components/attachment-list.tsx';
 import { FilePreviewDialog } from '../../../components/files/components/file-preview-dialog.tsx';
-import {
-  budgetCodeLabel,
-  fieldLabels,
-  modeLabel,
-  modesOf,
-  modeText,
-  supplierLabel,
-} from './request-fields.ts';
+import { fieldLabels, modeLabel, modesOf, modeText, sharedRequestItems } from './request-fields.ts';
 
 const columns = { xs: 1, sm: 2, md: 2, lg: 3, xl: 3, xxl: 3 };
 
@@ -29,15 +16,8 @@ export function RequestDetails({ request }: RequestDetailsProps) {
   // The dialog lives outside the table: Descriptions re-lays its cells out on resize, which would
   // re-mount a dialog kept inside one and close it.
   const [previewName, setPreviewName] = useState<string | null>(null);
-  const items: DescriptionsProps['items'] = [
-    { key: 'name', label: fieldLabels.name, children: request.request_owner_name },
-    {
-      key: 'department',
-      label: fieldLabels.department,
-      children: departmentLabel(request.department),
-    },
-    { key: 'purpose', label: fieldLabels.purpose, children: purposeLabels[request.purpose] },
-  ];
+  const shared = sharedRequestItems(request);
+  const items: DescriptionsProps['items'] = [shared.name, shared.department, shared.purpose];
   if (modesOf(request.purpose).length > 0) {
     items.push({
       key: 'mode',
@@ -46,16 +26,8 @@ export function RequestDetails({ request }: RequestDetailsProps) {
     });
   }
   items.push(
-    {
-      key: 'supplier',
-      label: supplierLabel(request.purpose),
-      children: request.name_of_establishment ?? '—',
-    },
-    {
-      key: 'date',
-      label: fieldLabels.expenditureDate,
-      children: formatDate(request.expenditure_date),
-    },
+    shared.supplier,
+    shared.date,
     {
       key: 'amount',
       label: fieldLabels.amountRequired,
@@ -66,16 +38,8 @@ export function RequestDetails({ request }: RequestDetailsProps) {
       label: fieldLabels.currency,
       children: currencyLabel(request.amount_currency),
     },
-    {
-      key: 'budget',
-      label: fieldLabels.budgetCode,
-      children: budgetCodeLabel(request.budget),
-    },
-    {
-      key: 'payment',
-      label: fieldLabels.paymentMode,
-      children: paymentMethodLabels[request.payment_mode],
-    },
+    shared.budget,
+    shared.payment,
     { key: 'tax', label: fieldLabels.taxStatus, children: taxModeLabels[request.tax_status] },
     {
       key: 'justification',

@@ -1,5 +1,12 @@
+import type { RequestItemResponse } from '@imprest/domain/api/requests.ts';
 import { requestCategories, type RequestCategory } from '@imprest/domain/enums.ts';
 import dayjs from 'dayjs';
+import { formatDate } from '../../../lib/format.ts';
+import {
+  departmentLabel,
+  paymentMethodLabels,
+  purposeLabels,
+} from '../../../lib/request-labels.ts';
 
 /** Labels of the request form's fields (spec §3 form fields), shared by the form and the view. */
 export const fieldLabels = {
@@ -54,4 +61,52 @@ export function budgetCodeLabel(budget: { code: string; name: string }): string 
 export function formatDateTime(value: string): string {
   const date = dayjs(value);
   return date.isValid() ? date.format('L LT') : '';
+}
+
+type DescribedRequest = Pick<
+  RequestItemResponse,
+  | 'request_owner_name'
+  | 'department'
+  | 'purpose'
+  | 'name_of_establishment'
+  | 'expenditure_date'
+  | 'budget'
+  | 'payment_mode'
+>;
+
+/** The fields the request view and the list's preview panel both show, as Descriptions items. */
+export function sharedRequestItems(request: DescribedRequest) {
+  return {
+    name: { key: 'name', label: fieldLabels.name, children: request.request_owner_name },
+    department: {
+      key: 'department',
+      label: fieldLabels.department,
+      children: departmentLabel(request.department),
+    },
+    purpose: {
+      key: 'purpose',
+      label: fieldLabels.purpose,
+      children: purposeLabels[request.purpose],
+    },
+    supplier: {
+      key: 'supplier',
+      label: supplierLabel(request.purpose),
+      children: request.name_of_establishment ?? '—',
+    },
+    date: {
+      key: 'date',
+      label: fieldLabels.expenditureDate,
+      children: formatDate(request.expenditure_date),
+    },
+    budget: {
+      key: 'budget',
+      label: fieldLabels.budgetCode,
+      children: budgetCodeLabel(request.budget),
+    },
+    payment: {
+      key: 'payment',
+      label: fieldLabels.paymentMode,
+      children: paymentMethodLabels[request.payment_mode],
+    },
+  };
 }

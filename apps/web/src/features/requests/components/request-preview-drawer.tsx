@@ -1,14 +1,9 @@
 import type { RequestItemResponse } from '@imprest/domain/api/requests.ts';
 import { Button, Descriptions, Drawer, Flex } from 'antd';
 import { StatusTag } from '../../../components/status-tag.tsx';
-import { formatDate, formatNumber } from '../../../lib/format.ts';
-import {
-  currencyLabel,
-  departmentLabel,
-  paymentMethodLabels,
-  purposeLabels,
-} from '../../../lib/request-labels.ts';
-import { budgetCodeLabel, fieldLabels, formatDateTime, supplierLabel } from './request-fields.ts';
+import { formatNumber } from '../../../lib/format.ts';
+import { currencyLabel } from '../../../lib/request-labels.ts';
+import { fieldLabels, formatDateTime, sharedRequestItems } from './request-fields.ts';
 
 type RequestPreviewDrawerProps = {
   request: RequestItemResponse | null;
@@ -18,6 +13,7 @@ type RequestPreviewDrawerProps = {
 
 /** Spec §2 Requests list: a row opens this preview panel with the request's main fields. */
 export function RequestPreviewDrawer({ request, onClose, onOpen }: RequestPreviewDrawerProps) {
+  const shared = request ? sharedRequestItems(request) : null;
   return (
     <Drawer
       open={Boolean(request)}
@@ -36,49 +32,25 @@ export function RequestPreviewDrawer({ request, onClose, onOpen }: RequestPrevie
         ) : null
       }
     >
-      {request ? (
+      {request && shared ? (
         <Descriptions
           column={1}
           size="small"
           bordered
           data-testid="request-preview"
           items={[
-            { key: 'name', label: fieldLabels.name, children: request.request_owner_name },
-            {
-              key: 'department',
-              label: fieldLabels.department,
-              children: departmentLabel(request.department),
-            },
-            {
-              key: 'purpose',
-              label: fieldLabels.purpose,
-              children: purposeLabels[request.purpose],
-            },
-            {
-              key: 'supplier',
-              label: supplierLabel(request.purpose),
-              children: request.name_of_establishment ?? '—',
-            },
-            {
-              key: 'date',
-              label: fieldLabels.expenditureDate,
-              children: formatDate(request.expenditure_date),
-            },
+            shared.name,
+            shared.department,
+            shared.purpose,
+            shared.supplier,
+            shared.date,
             {
               key: 'amount',
               label: fieldLabels.amountRequired,
               children: `${currencyLabel(request.amount_currency)} ${formatNumber(request.amount_requested)}`,
             },
-            {
-              key: 'budget',
-              label: fieldLabels.budgetCode,
-              children: budgetCodeLabel(request.budget),
-            },
-            {
-              key: 'payment',
-              label: fieldLabels.paymentMode,
-              children: paymentMethodLabels[request.payment_mode],
-            },
+            shared.budget,
+            shared.payment,
             {
               key: 'status',
               label: 'Status',
