@@ -15,6 +15,8 @@ export const approvalThreshold = 150_000_000;
 export const costCodeMin = 1;
 export const costCodeMax = 99;
 export const retirementGraceDays = 30;
+/** Spec §9: the retirement warning escalates 2 weeks past the due date. */
+export const retirementEscalationDays = 14;
 export const retirementDueDays = 14;
 export const fileNamePrefixLength = 7;
 export const maxFileBytes = 20 * 1024 * 1024;

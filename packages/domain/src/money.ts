@@ -13,6 +13,16 @@ export const positiveAmount = z
     'Amount may have at most two decimals',
   );
 
+/** An amount of zero or more in major units with at most two decimals (a retirement may spend nothing). */
+export const nonNegativeAmount = z
+  .number({ message: 'Amount must be a number' })
+  .min(0, 'Amount cannot be negative')
+  .max(maxAmount, 'Amount is too large')
+  .refine(
+    (value) => Math.round(value * 100) === Number((value * 100).toFixed(6)),
+    'Amount may have at most two decimals',
+  );
+
 /** Parses the NUMERIC text PostgreSQL returns into a JSON number. */
 export function toAmount(value: string | number | null | undefined): number {
   if (value === null || value === undefined) return 0;

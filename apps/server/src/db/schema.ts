@@ -43,6 +43,7 @@ export const users = pgTable(
     /** Who set the lock: `finance` (stays until finance lifts it) or `system` (the midnight job). */
     locked_by: text('locked_by'),
     lock_reason: text('lock_reason'),
+    locked_at: timestamp('locked_at', { withTimezone: true }),
     phone_number: text('phone_number'),
     settings: text('settings').notNull().default('{"mute_notification":false}'),
     password_hash: text('password_hash'),
@@ -100,6 +101,13 @@ export const budgets = pgTable(
     category: text('category').notNull(),
     branch: text('branch').notNull(),
     current_status: text('current_status').notNull().default('active'),
+    /**
+     * The committed amount of decisions §3, kept by the statement triggers of migration 0008 on
+     * requests and retirements in the same transaction as every change that moves it (submit,
+     * resubmit, reject, return, retirement approved), so reading it costs the same with 10 or
+     * 100,000 requests behind the budget. Never written by the application.
+     */
+    committed: money('committed').notNull().default('0'),
     created_by: uuid('created_by').references(() => users.id),
     ...timestamps,
   },
@@ -333,12 +341,18 @@ export const retirements = pgTable(
     request_id: uuid('request_id')
       .notNull()
       .references(() => requests.id),
+    /** The request's budget, copied at attach time so the ledger trigger needs no join. */
+    budget_id: uuid('budget_id')
+      .notNull()
+      .references(() => budgets.id),
     /** The request's owner, who submits the retirement. */
     retirement_owner_id: uuid('retirement_owner_id')
       .notNull()
       .references(() => users.id),
     status: text('status').notNull().default('pending'),
     due_date: date('due_date', { mode: 'string' }).notNull(),
+    /** `amountReceived` (decisions §4): the request's approved amount, in amount_currency. */
+    amount_received: money('amount_received').notNull(),
     amount_spent: money('amount_spent'),
     amount_currency: text('amount_currency').notNull(),
     comments: text('comments'),
@@ -346,6 +360,16 @@ export const retirements = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /** A reviewer confirmed the unspent cash came back (spec §2: 'Cash Returned'). */
+    is_funds_returned: boolean('is_funds_returned').notNull().default(false),
+    /** How many times the owner has submitted it; each submission has its own review round. */
+    submissions: integer('submissions').notNull().default(0),
+    submitted_at: timestamp('submitted_at', { withTimezone: true }),
+    /**
+     * The role of the first pending review of the current round while it is on_progress, null
+     * otherwise (like requests.next_reviewer_role), so reviewers' queues read an index.
+     */
+    next_reviewer_role: text('next_reviewer_role'),
     /** The finance user who attached it. */
     created_by: uuid('created_by')
       .notNull()
@@ -357,6 +381,51 @@ export const retirements = pgTable(
     index('retirements_organization_status_idx').on(table.organization_id, table.status),
     index('retirements_owner_status_idx').on(table.retirement_owner_id, table.status),
     index('retirements_file_paths_idx').using('gin', table.file_paths),
+    index('retirements_org_latest_idx').on(table.organization_id, table.created_at.desc()),
+    index('retirements_owner_latest_idx').on(table.retirement_owner_id, table.created_at.desc()),
+    index('retirements_next_reviewer_idx')
+      .on(table.organization_id, table.next_reviewer_role, table.submitted_at)
+      .where(sql`${table.next_reviewer_role} IS NOT NULL`),
+    // The lock job (decisions §4) reads the overdue ones: pending or rejected, by due date.
+    index('retirements_outstanding_due_idx')
+      .on(table.due_date, table.retirement_owner_id)
+      .where(sql`${table.status} IN ('pending', 'rejected')`),
+  ],
+);
+
+/**
+ * One review per step of a retirement's chain (spec §4): the request's reviewer roles, copied when
+ * the owner submits. Each submission opens a new round; earlier rounds stay as history.
+ */
+export const retirementReviews = pgTable(
+  'retirement_reviews',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organization_id: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    retirement_id: uuid('retirement_id')
+      .notNull()
+      .references(() => retirements.id),
+    /** The submission this review belongs to (retirements.submissions at the time). */
+    round: integer('round').notNull(),
+    step: integer('step').notNull(),
+    reviewer_role: text('reviewer_role').notNull(),
+    reviewer_id: uuid('reviewer_id').references(() => users.id),
+    reviewer_name: text('reviewer_name'),
+    reviewer_title: text('reviewer_title'),
+    comments: text('comments').notNull().default(''),
+    status: text('status').notNull().default('pending'),
+    is_funds_returned: boolean('is_funds_returned').notNull().default(false),
+    reviewed_at: timestamp('reviewed_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex('retirement_reviews_round_step_key').on(
+      table.retirement_id,
+      table.round,
+      table.step,
+    ),
   ],
 );
 

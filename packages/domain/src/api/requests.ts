@@ -14,7 +14,7 @@ import {
 import { positiveAmount } from '../money.ts';
 import { isExpenditureDateText } from '../requests.ts';
 import { isoDateTime, pageQuery } from './common.ts';
-import { retirementSummary } from './retirements.ts';
+import { outstandingRetirement, retirementSummary } from './retirements.ts';
 import { reviewResponse } from './reviews.ts';
 
 /** `YYYY-MM-DD` or a full ISO date-time (decisions §8); "not before today" is checked by the server. */
@@ -170,8 +170,13 @@ export const requestResponse = requestItemResponse.extend({
   /** Every version of the chain, oldest first. */
   version_history: z.array(versionHistoryEntry),
   current_retirement: currentRetirementResponse,
-  /** The owner's approved, not yet retired requests in tzs, for the reviewer to weigh. */
+  /**
+   * The owner's approved requests whose retirement is not approved yet, in tzs, for the reviewer
+   * to weigh.
+   */
   owner_unretired_total: z.number(),
+  /** The oldest due date (`YYYY-MM-DD`) of the owner's pending or rejected retirements, or null. */
+  owner_oldest_due_date: z.string().nullable(),
 });
 export type RequestResponse = z.infer<typeof requestResponse>;
 
@@ -228,6 +233,8 @@ export const summaryResponse = z.object({
   rejected: z.number().int(),
   pending_retirement: z.number().int(),
   requests: z.number().int(),
+  /** The user's pending or rejected retirements, oldest due date first (at most 10). */
+  outstanding_retirements: z.array(outstandingRetirement),
 });
 export type SummaryResponse = z.infer<typeof summaryResponse>;
 

@@ -49,3 +49,10 @@ export const updateUserSettingsRequest = z.object({
 export type UpdateUserSettingsRequest = z.infer<typeof updateUserSettingsRequest>;
 
 export const userEnvelopeResponse = z.object({ user: userResponse });
+
+/** `POST users/restrict` (decisions §8): finance locks (`true`) or unlocks (`false`) a user's requests. */
+export const restrictUserRequest = z.object({
+  user_id: z.uuid({ message: 'user_id must be the UUID of a user' }),
+  lock_status: z.boolean({ message: 'lock_status must be true or false' }),
+});
+export type RestrictUserRequest = z.infer<typeof restrictUserRequest>;

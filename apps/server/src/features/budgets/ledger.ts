@@ -1,7 +1,6 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { budgets, requests } from '../../db/schema.ts';
+import { budgets } from '../../db/schema.ts';
 
 export type BudgetRow = typeof budgets.$inferSelect;
 
@@ -9,34 +8,24 @@ export type BudgetRow = typeof budgets.$inferSelect;
 export const committingStatuses = ['pending', 'on_progress', 'approved'] as const;
 
 /**
- * The one aggregate behind every committed and available amount: requested amounts of the newest
- * versions that are pending, on_progress or approved (decisions §3), for one budget id or, inside
- * a larger query, for the budget of an outer row. It is an index-only scan of
- * requests_budget_status_idx (budget_id, current_status, amount_requested); rows never travel to
- * Node. Retirements adjust this when that issue lands.
+ * Committed amount of a budget (decisions §3): the figure kept on the budget row by the ledger
+ * triggers of migration 0008, read by primary key, so it costs the same whatever the number of
+ * requests behind the budget (docs/decisions/0008).
  */
-function committedQuery(db: Executor, budgetId: string | AnyPgColumn) {
-  return db
-    .select({ total: sql<string>`coalesce(sum(${requests.amount_requested}), 0)`.as('total') })
-    .from(requests)
-    .where(
-      and(
-        eq(requests.budget_id, budgetId),
-        eq(requests.is_latest, true),
-        inArray(requests.current_status, [...committingStatuses]),
-      ),
-    );
-}
-
-/** Committed amount of a budget (decisions §3). */
 export async function committedAmount(db: Executor, budgetId: string): Promise<number> {
-  const [row] = await committedQuery(db, budgetId);
-  return Number(row?.total ?? 0);
+  const [row] = await db
+    .select({ committed: budgets.committed })
+    .from(budgets)
+    .where(eq(budgets.id, budgetId));
+  return Number(row?.committed ?? 0);
 }
 
-/** The committed amount of the budget in `budgetId` (a column of an outer query), as SQL NUMERIC text. */
-export function committedAmountSql(db: Executor, budgetId: AnyPgColumn): SQL<string> {
-  return sql<string>`(${committedQuery(db, budgetId)})`;
+/** The committed amount recomputed from the request and retirement rows, for tests and checks. */
+export async function recomputedCommittedAmount(db: Executor, budgetId: string): Promise<number> {
+  const result = await db.execute<{ total: string }>(
+    sql`SELECT budget_committed_recomputed(${budgetId}::uuid) AS total`,
+  );
+  return Number(result.rows[0]?.total ?? 0);
 }
 
 /** Available = amount − committed, rounded to cents so sums of two-decimal amounts show no float dust. */

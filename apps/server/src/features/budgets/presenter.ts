@@ -40,7 +40,7 @@ export function budgetSnapshot(row: BudgetRow): BudgetSnapshot {
 
 /** Builds the API budget object (spec §3) from a row and its totals. */
 export function presentBudget(
-  row: BudgetRow & Pick<BudgetWithTotals, 'request_total'> & { committed: string | number },
+  row: BudgetRow & Pick<BudgetWithTotals, 'request_total'>,
 ): BudgetResponse {
   const snapshot = budgetSnapshot(row);
   const committed = toAmount(row.committed);

@@ -4,7 +4,7 @@ import { and, asc, count, desc, eq, getTableColumns, inArray, sql } from 'drizzl
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { budgetChanges, budgets, requests } from '../../db/schema.ts';
-import { committedAmountSql, committingStatuses, type BudgetRow } from './ledger.ts';
+import { committingStatuses, type BudgetRow } from './ledger.ts';
 
 /** A budget with its committed amount (NUMERIC text) and its number of requests. */
 export type BudgetWithTotals = BudgetRow & { committed: string; request_total: number };
@@ -24,7 +24,7 @@ function requestCountQuery(db: Executor, budgetId: string | AnyPgColumn) {
 function withTotals(db: Executor) {
   return {
     ...getTableColumns(budgets),
-    committed: committedAmountSql(db, budgets.id),
+    committed: budgets.committed,
     request_total: sql<number>`(${requestCountQuery(db, budgets.id)})`.mapWith(Number),
   };
 }
@@ -107,7 +107,7 @@ export async function listActiveBudgets(db: Executor, organizationId: string) {
       currency: budgets.currency,
       amount: budgets.amount,
       current_status: budgets.current_status,
-      committed: committedAmountSql(db, budgets.id),
+      committed: budgets.committed,
     })
     .from(budgets)
     .where(and(eq(budgets.organization_id, organizationId), eq(budgets.current_status, 'active')))

@@ -36,7 +36,7 @@ import type { budgets } from '../../db/schema.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { sqlState, sqlStateOf } from '../../lib/database-errors.ts';
 import { AppError } from '../../lib/errors.ts';
-import { availableOf, committedAmount, lockBudget, type BudgetRow } from './ledger.ts';
+import { availableOf, lockBudget, type BudgetRow } from './ledger.ts';
 import { authorizeBudget } from './policy.ts';
 import {
   budgetSnapshot,
@@ -221,7 +221,7 @@ export async function createBudget(
     return inserted;
   });
   context.events.publish(actor.organization_id, 'budget_updated', { code: row.code });
-  return presentBudget({ ...row, committed: 0, request_total: 0 });
+  return presentBudget({ ...row, request_total: 0 });
 }
 
 /** The frozen terms of a budget row, in the names of the domain rule. */
@@ -312,11 +312,10 @@ export async function updateBudget(
         after: budgetSnapshot(row),
       });
     }
-    const committed = await committedAmount(tx, row.id);
     // Both codes change when the code itself does, so screens showing the old one refresh too.
     const changedCodes = action ? [...new Set([before.code, row.code])] : [];
     return {
-      budget: presentBudget({ ...row, committed, request_total: requestTotal }),
+      budget: presentBudget({ ...row, request_total: requestTotal }),
       changedCodes,
     };
   });

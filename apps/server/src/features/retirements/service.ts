@@ -59,6 +59,9 @@ export async function attachRetirement(
         organization_id: organizationId,
         request_id: request.id,
         retirement_owner_id: request.request_owner_id,
+        budget_id: request.budget_id,
+        // amountReceived (decisions §4): the approved amount, in the request's currency.
+        amount_received: request.amount_requested,
         status: 'pending',
         due_date: retirementDueDate(request.expenditure_date, attachDate),
         amount_currency: request.amount_currency,
