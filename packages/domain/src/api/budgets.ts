@@ -254,11 +254,16 @@ export const budgetCodesResponse = z.object({
 });
 export type BudgetCodesResponse = z.infer<typeof budgetCodesResponse>;
 
-/** `GET budget/{code}/balance`: `total` is the available amount. */
+/**
+ * `GET budget/{code}/balance`: `total` is the budget's committed amount (decisions §8), so that
+ * Remaining Balance = amount − total (spec §2); `amount` and `available` spare the reader that sum.
+ */
 export const balanceResponse = z.object({
   has_balance: z.boolean(),
   currency: z.enum(currencies),
   total: z.number(),
+  amount: z.number(),
+  available: z.number(),
 });
 export type BalanceResponse = z.infer<typeof balanceResponse>;
 

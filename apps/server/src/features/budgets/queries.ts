@@ -3,7 +3,7 @@ import type { BudgetSnapshot } from '@imprest/domain/api/budgets.ts';
 import { and, asc, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
-import { budgetChanges, budgets, requests } from '../../db/schema.ts';
+import { budgetChanges, budgets, requests, retirements } from '../../db/schema.ts';
 import { committingStatuses, type BudgetRow } from './ledger.ts';
 
 /** A budget with its committed amount (NUMERIC text) and its number of requests. */
@@ -191,10 +191,13 @@ export async function budgetHistory(
       WHERE ${budgets.id} = ${budgetId}
     ),
     spending AS (
+      -- Decisions §3: an approved retirement's spent amount stands in for its request's amount.
       SELECT ${requestMonth} AS start,
-             sum(${requests.amount_requested}) FILTER (WHERE ${inArray(requests.current_status, [...committingStatuses])}) AS committed,
-             sum(${requests.amount_requested}) FILTER (WHERE ${requests.current_status} = 'approved') AS spent
+             sum(coalesce(${retirements.amount_spent}, ${requests.amount_requested})) FILTER (WHERE ${inArray(requests.current_status, [...committingStatuses])}) AS committed,
+             sum(coalesce(${retirements.amount_spent}, ${requests.amount_requested})) FILTER (WHERE ${requests.current_status} = 'approved') AS spent
       FROM ${requests}
+      LEFT JOIN ${retirements}
+        ON ${retirements.request_id} = ${requests.id} AND ${retirements.status} = 'approved'
       WHERE ${requests.budget_id} = ${budgetId} AND ${requests.is_latest}
       GROUP BY 1
     )

@@ -530,14 +530,16 @@ describe('GET /budget/codes', () => {
 });
 
 describe('GET /budget/:code/balance', () => {
-  it('answers has_balance, currency and the available amount as total', async () => {
+  it('answers has_balance, currency and the committed amount as total (decisions §8)', async () => {
     const budget = await buildBudget({ amount: 1000, currency: 'usd' });
     await buildRequest(budget, { status: 'on_progress', amount: 400 });
     const fits = await get(staff, 'budget/6105/balance?amount=600');
     expect(fits.statusCode).toBe(200);
-    expect(fits.json()).toEqual({ has_balance: true, currency: 'usd', total: 600 });
+    // Remaining Balance = amount − total (spec §2): 1000 − 400.
+    const figures = { currency: 'usd', total: 400, amount: 1000, available: 600 };
+    expect(fits.json()).toEqual({ has_balance: true, ...figures });
     const tooMuch = await get(staff, 'budget/6105/balance?amount=600.01');
-    expect(tooMuch.json()).toEqual({ has_balance: false, currency: 'usd', total: 600 });
+    expect(tooMuch.json()).toEqual({ has_balance: false, ...figures });
     const noAmount = await get(staff, 'budget/6105/balance');
     expect(noAmount.json().has_balance).toBe(true);
   });

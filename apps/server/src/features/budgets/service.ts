@@ -178,7 +178,10 @@ export async function listBudgetCodes(
   };
 }
 
-/** Whether a budget can fund an amount; `total` is its available amount (spec §7). */
+/**
+ * Whether a budget can fund an amount (spec §7). `total` is the committed amount (decisions §8:
+ * Remaining Balance = amount − total), with the amount and the available amount beside it.
+ */
 export async function checkBudgetBalance(
   context: AppContext,
   options: { actor: Actor; code: string; amount: number | undefined },
@@ -191,7 +194,9 @@ export async function checkBudgetBalance(
       status: budget.current_status,
     }),
     currency: budget.currency,
-    total: budget.available,
+    total: budget.committed,
+    amount: budget.amount,
+    available: budget.available,
   };
 }
 

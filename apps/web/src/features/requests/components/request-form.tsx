@@ -182,11 +182,11 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
     (entry) => entry.code === budgetCode,
   );
 
-  // Spec §5: compare with the chosen code's available total (`total`) as soon as it is known; the
+  // Spec §5: compare with the chosen code's available amount as soon as it is known; the
   // typed amount is compared at once, while its own check is still on the way.
   let budgetProblem: string | null = null;
   if (budgetCode && balance.data) {
-    if (amount !== null && amount > balance.data.total) {
+    if (amount !== null && amount > balance.data.available) {
       budgetProblem = messages.amountExceedsBalance;
     } else if (currency && currency !== balance.data.currency) {
       budgetProblem = messages.currencyDiffers;
