@@ -1,35 +1,19 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { messages } from '@imprest/domain/messages.ts';
-import { choose, desktop, expectNoSidewaysScroll, pageOf, phone, shot, signIn } from './support.ts';
+import {
+  choose,
+  desktop,
+  expectNoSidewaysScroll,
+  minimalPdf,
+  onePixelPng,
+  pageOf,
+  phone,
+  shot,
+  signIn,
+} from './support.ts';
 
 // The organisation's calendar (decisions §1) decides "today"; the browser follows it.
 test.use({ timezoneId: 'Africa/Dar_es_Salaam' });
-
-/** A one-page PDF with a correct cross-reference table, so a viewer can open it. */
-function minimalPdf(): Buffer {
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>',
-  ];
-  let text = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((body, index) => {
-    offsets.push(text.length);
-    text += `${index + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = text.length;
-  text += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) text += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  text += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(text, 'latin1');
-}
-
-/** A 1×1 PNG. */
-const onePixelPng = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
-  'base64',
-);
 
 /** An empty ZIP archive: only the end-of-central-directory record. */
 const emptyZip = Buffer.concat([Buffer.from('PK\x05\x06', 'latin1'), Buffer.alloc(18)]);

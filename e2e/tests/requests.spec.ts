@@ -1,8 +1,8 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { messages } from '@imprest/domain/messages.ts';
 import {
-  apiToken,
   choose,
+  createRequest,
   desktop,
   expectNoSidewaysScroll,
   pageOf,
@@ -14,43 +14,6 @@ import {
 // The organisation's calendar (decisions §1: Africa/Dar_es_Salaam) decides what "today" is for the
 // server; the browser follows it so the form's default date is never "before today" there.
 test.use({ timezoneId: 'Africa/Dar_es_Salaam' });
-
-type RequestBody = {
-  purpose: string;
-  mode_of_service: string | null;
-  name_of_establishment: string;
-  expenditure_justification: string;
-  amount_requested: number;
-  budget_code: string;
-};
-
-/** Submits a request as staff@example.com through the API and returns its id. */
-async function createRequest(
-  request: APIRequestContext,
-  overrides: Partial<RequestBody> = {},
-): Promise<string> {
-  const token = await apiToken(request, 'staff@example.com');
-  const inFiveDays = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
-  const response = await request.post('/api/v1/requests', {
-    headers: { Authorization: `Bearer ${token}` },
-    data: {
-      purpose: 'procurement',
-      mode_of_service: 'goods',
-      name_of_establishment: 'Kariakoo Supplies',
-      expenditure_justification: 'Workshop materials for the e2e bootcamp',
-      amount_requested: 2_000_000,
-      amount_currency: 'tzs',
-      budget_code: '6105',
-      payment_mode: 'bank_transfer',
-      tax_status: 'taxInclusive',
-      expenditure_date: inFiveDays,
-      ...overrides,
-    },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  const body = (await response.json()) as { id: string };
-  return body.id;
-}
 
 /** Opens a request view and answers its pending review with one of the three buttons. */
 async function review(
@@ -424,10 +387,10 @@ test('settings: downloads, notifications and exchange rates', async ({ page }) =
   await page.getByRole('button', { name: 'Download Requests' }).click();
   expect((await download).suggestedFilename()).toBe('Chausiku Finance requests.xlsx');
 
-  // The retirements download belongs to the retirements issue; until it lands the failure shows
-  // the spec's message instead of failing silently. Change this when that endpoint exists.
+  const retirements = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download Retirements' }).click();
-  await expect(page.getByText('Failed to download')).toBeVisible();
+  expect((await retirements).suggestedFilename()).toBe('Chausiku Finance retirements.xlsx');
+  await expect(page.getByText('Failed to download')).toHaveCount(0);
 
   const toggle = page.getByTestId('notifications-switch');
   await expect(toggle).toBeChecked();

@@ -53,3 +53,67 @@ export async function expectNoSidewaysScroll(page: Page): Promise<void> {
     .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
     .toBeLessThanOrEqual(page.viewportSize()?.width ?? 0);
 }
+
+export type RequestBody = {
+  purpose: string;
+  mode_of_service: string | null;
+  name_of_establishment: string;
+  expenditure_justification: string;
+  amount_requested: number;
+  budget_code: string;
+};
+
+/** Submits a request through the API (as staff@example.com unless told) and returns its id. */
+export async function createRequest(
+  request: APIRequestContext,
+  overrides: Partial<RequestBody> = {},
+  ownerEmail = 'staff@example.com',
+): Promise<string> {
+  const token = await apiToken(request, ownerEmail);
+  const inFiveDays = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+  const response = await request.post('/api/v1/requests', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: {
+      purpose: 'procurement',
+      mode_of_service: 'goods',
+      name_of_establishment: 'Kariakoo Supplies',
+      expenditure_justification: 'Workshop materials for the e2e bootcamp',
+      amount_requested: 2_000_000,
+      amount_currency: 'tzs',
+      budget_code: '6105',
+      payment_mode: 'bank_transfer',
+      tax_status: 'taxInclusive',
+      expenditure_date: inFiveDays,
+      ...overrides,
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  const body = (await response.json()) as { id: string };
+  return body.id;
+}
+
+/** A one-page PDF with a correct cross-reference table, so a viewer can open it. */
+export function minimalPdf(): Buffer {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>',
+  ];
+  let text = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, index) => {
+    offsets.push(text.length);
+    text += `${index + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = text.length;
+  text += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) text += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  text += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(text, 'latin1');
+}
+
+/** A 1×1 PNG. */
+export const onePixelPng = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);

@@ -15,11 +15,13 @@ import { approvalMatrixRoutes } from './features/approval-matrix/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { budgetRoutes } from './features/budgets/routes.ts';
 import { fileRoutes } from './features/files/routes.ts';
+import { jobRoutes } from './features/jobs/routes.ts';
 import { requestRoutes } from './features/requests/routes.ts';
 import { retirementRoutes } from './features/retirements/routes.ts';
 import { reviewRoutes } from './features/reviews/routes.ts';
 import { settingsRoutes } from './features/settings/routes.ts';
 import { userRoutes } from './features/users/routes.ts';
+import { authenticateApi } from './lib/authenticate.ts';
 import { registerErrorHandler } from './lib/error-handler.ts';
 
 export const apiPrefix = '/api/v1';
@@ -58,6 +60,7 @@ export async function buildApp(
 
   await app.register(
     async (api) => {
+      api.addHook('onRequest', authenticateApi(context));
       await api.register(authRoutes(context));
       await api.register(budgetRoutes(context));
       await api.register(requestRoutes(context));
@@ -67,6 +70,7 @@ export async function buildApp(
       await api.register(settingsRoutes(context));
       await api.register(userRoutes(context));
       await api.register(fileRoutes(context));
+      await api.register(jobRoutes(context));
     },
     { prefix: apiPrefix },
   );

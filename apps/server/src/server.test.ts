@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -111,5 +112,17 @@ describe('the server process', () => {
     running.context.events.publish(user.organization_id, 'update_user', { user_id: user.id });
     expect(await received).toEqual({ user_id: user.id });
     socket.close();
+  });
+
+  it('runs the job runner: the lock job is scheduled daily at midnight in ORG_TIMEZONE', async () => {
+    if (!running) throw new Error('server not running');
+    const schedules = await running.context.db.execute<{
+      name: string;
+      cron: string;
+      timezone: string;
+    }>(sql`SELECT name, cron, timezone FROM pgboss.schedule`);
+    expect(schedules.rows).toEqual([
+      { name: 'lock-overdue', cron: '0 0 * * *', timezone: config.orgTimezone },
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { todayIn } from '@imprest/domain/requests.ts';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { buildApp } from './app.ts';
@@ -7,6 +8,7 @@ import type { AppContext } from './context.ts';
 import { connect, migrateDatabase } from './db/client.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { seedDemo } from './demo/seed.ts';
+import { startJobRunner, type JobRunner } from './features/jobs/worker.ts';
 import { loadJwtKey } from './lib/secrets.ts';
 import { createEventBus, organizationRoom } from './realtime/events.ts';
 import { attachRealtime } from './realtime/socket.ts';
@@ -20,7 +22,8 @@ export type RunningServer = {
 
 /**
  * Starts Imprest: the database (its own PostgreSQL when DATABASE_URL is unset), migrations, the
- * demo seed in demo mode, the HTTP server and socket.io. `stop` shuts them down in reverse order.
+ * demo seed in demo mode, the job runner (pg-boss), the HTTP server and socket.io. `stop` shuts
+ * them down in reverse order.
  */
 export async function startServer(
   config: Config,
@@ -37,7 +40,11 @@ export async function startServer(
   const databaseUrl = config.databaseUrl ?? embedded?.url;
   if (!databaseUrl) throw new Error('no database');
   const db = connect(databaseUrl);
+  let jobs: JobRunner | undefined;
   const stopDatabase = async (): Promise<void> => {
+    // The job runner goes first: a running job finishes before its database closes.
+    await jobs?.stop().catch((error: unknown) => logger.error({ err: error }, 'job runner stop'));
+    jobs = undefined;
     await db.$client.end().catch(() => undefined);
     await embedded?.stop();
   };
@@ -45,7 +52,8 @@ export async function startServer(
     await migrateDatabase(db);
     // Demo attachments go to the local store; with S3 the demo has none.
     const demoFiles = config.s3 ? {} : { dataDir: config.dataDir };
-    if (config.isDemo && (await seedDemo(db, demoFiles)))
+    const today = todayIn(config.orgTimezone);
+    if (config.isDemo && (await seedDemo(db, { ...demoFiles, today })))
       logger.info('seeded the demo organisation');
     const events = createEventBus();
     const context: AppContext = {
@@ -54,6 +62,7 @@ export async function startServer(
       jwtKey: await loadJwtKey(db, config.jwtSecret),
       events,
     };
+    jobs = await startJobRunner(context, { databaseUrl, logger });
     const app = await buildApp(context, { logger });
     const realtime = await attachRealtime(app, context);
     events.attach((organizationId, event, payload) => {

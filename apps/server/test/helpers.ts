@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { readConfig } from '../src/config.ts';
+import { readConfig, type Config } from '../src/config.ts';
 import type { AppContext } from '../src/context.ts';
 import { connect, type Database } from '../src/db/client.ts';
 import { organizations, users } from '../src/db/schema.ts';
@@ -28,6 +28,8 @@ export type TestApp = {
   context: AppContext;
   /** Events published so far (the socket.io sink is not attached in API tests). */
   events: PublishedEvent[];
+  /** The URL of this file's database, for a second pool or pg-boss. */
+  databaseUrl: string;
 };
 
 export const testJwtSecret = 'test-secret-that-is-long-enough-for-hs256-signing';
@@ -36,7 +38,12 @@ export const testJwtSecret = 'test-secret-that-is-long-enough-for-hs256-signing'
  * A fresh database cloned from the migrated template, and the app on it; closed after the file.
  * API tests go through `app.inject`, so HTTP parsing, validation and serialisation are real.
  */
-export async function createTestApp(): Promise<TestApp> {
+export async function createTestApp(
+  options: {
+    /** Configuration overrides, e.g. `{ isDemo: true }`. */
+    config?: Partial<Config>;
+  } = {},
+): Promise<TestApp> {
   const adminUrl = inject('adminUrl');
   const name = `imprest_test_${inject('templateDatabase').split('_').pop()}_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -52,12 +59,14 @@ export async function createTestApp(): Promise<TestApp> {
     }
   }
   await admin.end();
-  const db = connect(databaseUrl(adminUrl, name));
+  const url = databaseUrl(adminUrl, name);
+  const db = connect(url);
   // Files uploaded through the local store go to a folder of this file's own.
   const dataDir = path.resolve(import.meta.dirname, '../../../.tmp/test-data', name);
   const config = {
     ...readConfig({ JWT_SECRET: testJwtSecret, LOG_LEVEL: 'silent', DATA_DIR: dataDir }),
     webDist: '/nonexistent',
+    ...options.config,
   };
   const bus = createEventBus();
   const events: PublishedEvent[] = [];
@@ -79,7 +88,7 @@ export async function createTestApp(): Promise<TestApp> {
     await cleanup.end();
     await fs.rm(dataDir, { recursive: true, force: true });
   });
-  return { app, db, context, events };
+  return { app, db, context, events, databaseUrl: url };
 }
 
 export const testPassword = 'correct horse battery';

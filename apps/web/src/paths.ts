@@ -23,6 +23,11 @@ export const paths = {
     },
     newRequest: { path: '/dashboard/new-requests', getHref: () => '/dashboard/new-requests' },
     retirements: { path: '/dashboard/retirements', getHref: () => '/dashboard/retirements' },
+    /** The retirement form of a request (spec §2 Retirement form); `id` is the request's id. */
+    retirement: {
+      path: '/dashboard/retirements/:id',
+      getHref: (requestId: string) => `/dashboard/retirements/${encodeURIComponent(requestId)}`,
+    },
     users: { path: '/dashboard/users', getHref: () => '/dashboard/users' },
     newUsers: { path: '/dashboard/new-users', getHref: () => '/dashboard/new-users' },
     viewUser: {

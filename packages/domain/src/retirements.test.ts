@@ -76,7 +76,7 @@ describe('retirementWarning (spec §8)', () => {
 
   it('never gets milder as the days pass', () => {
     const severity = (dueDate: string, today: string) =>
-      [beforeGracePeriod, beforeBlocked, pastGracePeriod].indexOf(
+      ([beforeGracePeriod, beforeBlocked, pastGracePeriod] as string[]).indexOf(
         retirementWarning(dueDate, today).message,
       );
     fc.assert(

@@ -54,7 +54,8 @@ describe('seedDemoRequests', () => {
     const written = await t.db.transaction((tx) =>
       seedDemoRequests(tx, { organizationId, dataDir }),
     );
-    expect(written).toBe(10);
+    // Nine requests (one with an earlier returned version) and five approved ones with retirements.
+    expect(written).toBe(15);
 
     const rows = await t.db
       .select()
@@ -73,8 +74,8 @@ describe('seedDemoRequests', () => {
     const numbers = latest
       .filter((row) => row.current_status === 'approved')
       .map((row) => row.approval_number);
-    expect(numbers).toHaveLength(2);
-    for (const number of numbers) expect(number).toMatch(/^AP-\d{4}-0000[12]$/);
+    expect(numbers).toHaveLength(7);
+    for (const number of numbers) expect(number).toMatch(/^AP-\d{4}-0000[1-7]$/);
 
     // One chain has an older version returned for edits.
     const returned = rows.find((row) => !row.is_latest);

@@ -8,9 +8,11 @@ import {
 } from '@imprest/domain/enums.ts';
 import { rateFor, toBaseAmount } from '@imprest/domain/exchange-rates.ts';
 import { approvalNumber, nextReviewerRole, statusAfterReview } from '@imprest/domain/requests.ts';
+import { addDays } from '@imprest/domain/retirements.ts';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { storeDemoFile, textPdf } from './files.ts';
+import { seedDemoRetirement, type DemoRetirement } from './retirements.ts';
 import { users } from '../db/schema.ts';
 import { loadApprovalMatrix } from '../features/approval-matrix/queries.ts';
 import { budgetBalance, type BudgetRow } from '../features/budgets/ledger.ts';
@@ -49,6 +51,8 @@ type DemoRequest = {
   wasReturned?: boolean;
   /** A PDF attached to it: its stored name (7-character prefix and name) and its lines of text. */
   attachment?: { name: string; lines: string[] };
+  /** The retirement finance attached to it (an approved request only). */
+  retirement?: DemoRetirement;
 };
 
 /** Requests in every status, below and above the 150,000,000 threshold (decisions §1). */
@@ -178,6 +182,98 @@ const demoRequests: DemoRequest[] = [
     outcome: 'pending',
     wasReturned: true,
   },
+  // Approved and spent, with their retirements in every status (decisions §4). Asha's pending one
+  // is 20 days past due (the escalated warning, not locked); Hamisi's is 35 days past due, so the
+  // lock job at the end of the seed locks him. Nobody else's is past the lock line.
+  {
+    owner: 'staff@example.com',
+    budget: '6105',
+    purpose: 'travel',
+    mode: 'public',
+    supplier: 'Kilimanjaro Express',
+    justification: 'Bus fares and allowances for the Moshi schools roadshow',
+    amountTzs: 640_000,
+    inDays: -34,
+    ageDays: 40,
+    outcome: 'approved',
+    retirement: { status: 'pending', dueInDays: -20 },
+  },
+  {
+    owner: 'parkmanager@example.com',
+    budget: '6105',
+    purpose: 'pettyCash',
+    mode: null,
+    supplier: 'Kariakoo Hardware',
+    justification: 'Fuses, cables and soldering wire for the park workshop',
+    amountTzs: 280_000,
+    inDays: -49,
+    ageDays: 55,
+    outcome: 'approved',
+    retirement: { status: 'pending', dueInDays: -35 },
+  },
+  {
+    owner: 'staff@example.com',
+    budget: '6105',
+    purpose: 'meals',
+    mode: 'catering',
+    supplier: 'Bagamoyo Beach Catering',
+    justification: "Lunch for the teachers' training day in Bagamoyo",
+    amountTzs: 900_000,
+    inDays: -6,
+    ageDays: 12,
+    outcome: 'approved',
+    retirement: {
+      status: 'on_progress',
+      dueInDays: 8,
+      spentTzs: 870_000,
+      comments:
+        'Lunch for 36 teachers; receipt attached. TZS 30,000 is back in the petty cash box.',
+      submittedDaysAgo: 1,
+    },
+  },
+  {
+    owner: 'parkmanager@example.com',
+    budget: '5001',
+    purpose: 'kits',
+    mode: 'product',
+    supplier: 'Sunshine Solar Kits',
+    justification: 'Solar experiment kits for the Tanga after-school club',
+    amountTzs: 3_200_000,
+    inDays: -30,
+    ageDays: 38,
+    outcome: 'approved',
+    retirement: {
+      status: 'approved',
+      dueInDays: -16,
+      spentTzs: 3_050_000,
+      comments:
+        'Bought 25 kits at TZS 122,000 each; the remaining TZS 150,000 went back to finance.',
+      submittedDaysAgo: 18,
+      isFundsReturned: true,
+      decisionComments: 'Receipts match the kits delivered. Cash returned confirmed.',
+    },
+  },
+  {
+    owner: 'staff@example.com',
+    budget: '6105',
+    purpose: 'procurement',
+    mode: 'goods',
+    supplier: 'Techno Brain',
+    justification: 'Projector for the engineering lab',
+    amountTzs: 1_400_000,
+    inDays: -12,
+    ageDays: 20,
+    outcome: 'approved',
+    retirement: {
+      status: 'rejected',
+      dueInDays: 2,
+      spentTzs: 1_520_000,
+      comments: 'Projector and a ceiling mount; the mount was not in the quotation.',
+      submittedDaysAgo: 3,
+      decisionComments:
+        'The ceiling mount was not part of the approved request and its receipt is missing. Attach the EFD receipt and retire the approved TZS 1,400,000 only.',
+    },
+  },
 ];
 
 const comments: Record<Exclude<Outcome, 'pending' | 'on_progress'>, string> = {
@@ -186,8 +282,9 @@ const comments: Record<Exclude<Outcome, 'pending' | 'on_progress'>, string> = {
   request_edit: 'Please attach three quotations and resubmit.',
 };
 
-function dayFromToday(days: number): string {
-  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+/** Today as the seed reads it (UTC unless the caller says, e.g. the day in ORG_TIMEZONE). */
+function utcToday(): string {
+  return new Date().toISOString().slice(0, 10);
 }
 
 /** How many steps are answered, and how, for an outcome over a chain of `steps` reviews. */
@@ -208,15 +305,18 @@ function answersFor(outcome: Outcome, steps: number): ('approved' | 'rejected' |
 
 /**
  * Seeds demo requests in every status for staff@example.com and parkmanager@example.com against
- * budget codes 6105 and 5001, inside the caller's transaction. Budgets are looked up by code at run
- * time; a request is skipped when no demo budget exists or none has room for it. Returns how many
- * requests were written. Call it after the budgets seed.
+ * budget codes 6105 and 5001, inside the caller's transaction, and the retirements of some
+ * approved ones in every retirement status. Budgets are looked up by code at run time; a request
+ * is skipped when no demo budget exists or none has room for it. Returns how many requests were
+ * written. Call it after the budgets seed.
  */
 export async function seedDemoRequests(
   tx: Executor,
-  options: { organizationId: string; dataDir?: string },
+  options: { organizationId: string; dataDir?: string; today?: string },
 ): Promise<number> {
   const { organizationId } = options;
+  const today = options.today ?? utcToday();
+  const dayFromToday = (days: number) => addDays(today, days);
   const people = await tx
     .select()
     .from(users)
@@ -343,6 +443,25 @@ export async function seedDemoRequests(
         approvalNumber: number,
       });
       if (previous) await markSuperseded(tx, previous.id);
+      const attachedBy = people.find((person) => person.role === 'finance_officer');
+      if (spec.retirement && status === 'approved' && attachedBy) {
+        await seedDemoRetirement(tx, {
+          organizationId,
+          request: {
+            id,
+            budget_id: budget.id,
+            amount_requested: amount.toFixed(2),
+            amount_currency: budget.currency,
+            request_owner_id: owner.id,
+          },
+          reviewerRoles: row.user_role,
+          people,
+          attachedBy,
+          rate,
+          today,
+          spec: spec.retirement,
+        });
+      }
       previous = { id, chainId: previous?.chainId ?? id, version: (previous?.version ?? 0) + 1 };
       written += 1;
     }

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { organizations, users } from '../db/schema.ts';
 import { hashPassword } from '../features/auth/passwords.ts';
+import { applyLockRules } from '../features/jobs/service.ts';
 import { seedDemoRequests } from './requests.ts';
 import { seedDemoBudgets } from './budgets.ts';
 
@@ -57,8 +58,16 @@ export const demoUsers: { email: string; fullname: string; role: Role; departmen
     },
   ];
 
-/** Seeds the demo organisation when the database has no users yet; returns whether it did. */
-export async function seedDemo(db: Database, options: { dataDir?: string } = {}): Promise<boolean> {
+/**
+ * Seeds the demo organisation when the database has no users yet; returns whether it did. `today`
+ * (`YYYY-MM-DD`, the day in ORG_TIMEZONE; UTC's by default) dates the requests and retirements, and
+ * the lock job runs as of it at the end, so the owner past the lock line starts locked.
+ */
+export async function seedDemo(
+  db: Database,
+  options: { dataDir?: string; today?: string } = {},
+): Promise<boolean> {
+  const today = options.today ?? new Date().toISOString().slice(0, 10);
   const hashes = await Promise.all(demoUsers.map(() => hashPassword(demoPassword)));
   return db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(727002)`);
@@ -87,7 +96,13 @@ export async function seedDemo(db: Database, options: { dataDir?: string } = {})
     const financeOfficer = inserted.find((user) => user.email === 'finance@example.com');
     if (!financeOfficer) throw new Error('demo finance officer insert returned nothing');
     await seedDemoBudgets(tx, { organizationId: organization.id, createdBy: financeOfficer.id });
-    await seedDemoRequests(tx, { organizationId: organization.id, dataDir: options.dataDir });
+    await seedDemoRequests(tx, {
+      organizationId: organization.id,
+      dataDir: options.dataDir,
+      today,
+    });
+    // Nobody is signed in yet, so the job's update_user events have no one to tell.
+    await applyLockRules(tx, { asOf: today, organizationId: organization.id });
     return true;
   });
 }

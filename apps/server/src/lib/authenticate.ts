@@ -14,6 +14,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor | null;
   }
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  interface FastifyContextConfig {
+    /** The route answers without a session (sign-in, set-up, password reset, signed file links). */
+    isPublic?: boolean;
+  }
 }
 
 /** The token of a request: `Authorization: Bearer <jwt>` or a `token` header (decisions §2). */
@@ -37,7 +42,21 @@ export async function actorFromToken(
   return user as Actor;
 }
 
-/** A preHandler that admits only signed-in users and sets `request.actor`. */
+/**
+ * The API's onRequest hook: every route admits only signed-in users unless it is declared
+ * `config: { isPublic: true }`. It runs before the body is parsed and validated, so a call without
+ * a valid token answers 401 whatever its body or parameters (decisions §2), and a new route is
+ * protected unless it says otherwise.
+ */
+export function authenticateApi(context: AppContext) {
+  const admit = authenticate(context);
+  return async function requireSession(request: FastifyRequest, reply: FastifyReply) {
+    if (request.routeOptions.config.isPublic) return;
+    await admit(request, reply);
+  };
+}
+
+/** A hook that admits only signed-in users and sets `request.actor`. */
 export function authenticate(context: AppContext) {
   return async function requireActor(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const actor = await actorFromToken(context, tokenOf(request));

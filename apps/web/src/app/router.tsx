@@ -93,7 +93,22 @@ export function createRouter() {
                     },
                   ],
                 },
-                comingSoon(dashboard.retirements.path, 'Retirements'),
+                {
+                  path: relative(dashboard.retirements.path),
+                  lazy: async () => {
+                    const { RetirementsPage } =
+                      await import('../features/retirements/pages/retirements-page.tsx');
+                    return { Component: RetirementsPage };
+                  },
+                },
+                {
+                  path: relative(dashboard.retirement.path),
+                  lazy: async () => {
+                    const { RetirementFormPage } =
+                      await import('../features/retirements/pages/retirement-form-page.tsx');
+                    return { Component: RetirementFormPage };
+                  },
+                },
                 comingSoon(dashboard.users.path, 'Users'),
                 comingSoon(dashboard.newUsers.path, 'New users'),
                 comingSoon(dashboard.viewUser.path, 'User view'),

@@ -9,9 +9,13 @@ const colours: Record<string, string> = {
   request_edit: 'orange',
 };
 
-type StatusTagProps = { status: string };
+type StatusTagProps = {
+  status: string;
+  /** The words shown; the status in words by default (e.g. retirementStatusLabels instead). */
+  label?: string;
+};
 
-/** A request or review status as a coloured tag. */
-export function StatusTag({ status }: StatusTagProps) {
-  return <Tag color={colours[status] ?? 'default'}>{humanize(status)}</Tag>;
+/** A request, review or retirement status as a coloured tag. */
+export function StatusTag({ status, label }: StatusTagProps) {
+  return <Tag color={colours[status] ?? 'default'}>{label ?? humanize(status)}</Tag>;
 }

@@ -19,7 +19,9 @@ export const lockOverdueRequest = z
       )
       .optional(),
   })
-  .default({});
+  // A call without a body (Fastify hands the schema null) runs as of today.
+  .nullish()
+  .transform((body) => body ?? {});
 export type LockOverdueRequest = z.infer<typeof lockOverdueRequest>;
 
 const lockedUser = z.object({ user_id: z.uuid(), fullname: z.string() });

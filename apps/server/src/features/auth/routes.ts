@@ -9,7 +9,7 @@ import {
 } from '@imprest/domain/api/auth.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { actorOf, authenticate } from '../../lib/authenticate.ts';
+import { actorOf } from '../../lib/authenticate.ts';
 import { errorResponses } from '../../lib/error-responses.ts';
 import { deliverOutbox } from '../../lib/mailer.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.ts';
@@ -21,6 +21,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/users/authenticate',
       {
+        config: { isPublic: true },
         schema: {
           tags: ['auth'],
           summary: 'Sign in',
@@ -37,7 +38,6 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/users/validate-token',
       {
-        preHandler: authenticate(context),
         schema: {
           tags: ['auth'],
           summary: 'Validate the session and get a fresh token',
@@ -51,6 +51,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/setup',
       {
+        config: { isPublic: true },
         schema: {
           tags: ['setup'],
           summary: 'Whether the first organisation must be set up',
@@ -63,6 +64,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/setup',
       {
+        config: { isPublic: true },
         schema: {
           tags: ['setup'],
           summary: 'Create the first organisation and its director',
@@ -77,6 +79,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/forgot-password',
       {
+        config: { isPublic: true },
         schema: {
           tags: ['auth'],
           summary: 'E-mail a password reset link',
@@ -94,6 +97,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/forgot-password/validate',
       {
+        config: { isPublic: true },
         schema: {
           tags: ['auth'],
           summary: 'Set a new password with a reset token',

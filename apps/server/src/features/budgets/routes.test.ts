@@ -548,7 +548,8 @@ describe('GET /budget/:code/balance', () => {
     await buildBudget({ status: 'archived' });
     expect((await get(staff, 'budget/6105/balance?amount=1')).json()).toMatchObject({
       has_balance: false,
-      total: 1_000_000,
+      total: 0,
+      available: 1_000_000,
     });
   });
 

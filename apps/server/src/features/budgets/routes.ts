@@ -16,7 +16,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { attachmentHeader, xlsxContentType } from '../../lib/attachment.ts';
-import { actorOf, authenticate } from '../../lib/authenticate.ts';
+import { actorOf } from '../../lib/authenticate.ts';
 import { errorResponses } from '../../lib/error-responses.ts';
 import {
   checkBudgetBalance,
@@ -32,7 +32,6 @@ import {
 /** Budgets (spec §7): list, detail, codes, balance check, create, edit, archive, delete, download. */
 export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const preHandler = authenticate(context);
     const tags = ['budgets'];
     const security = [{ bearer: [] }];
     const errors = errorResponses(401, 403, 404);
@@ -40,7 +39,6 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/budget',
       {
-        preHandler,
         schema: {
           tags,
           summary: 'Budgets you may see (your department and "all" unless your role sees all)',
@@ -56,7 +54,6 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/budget/codes',
       {
-        preHandler,
         schema: {
           tags,
           summary: 'Every active budget code with its available amount',
@@ -70,7 +67,6 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/budget/:code',
       {
-        preHandler,
         schema: {
           tags,
           summary: 'One budget by code, with its requests, changelog and monthly history',
@@ -85,7 +81,6 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/budget/:code/balance',
       {
-        preHandler,
         schema: {
           tags,
           summary: 'Whether the budget can fund an amount; total is its available amount',
@@ -109,7 +104,6 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/budget/download/:code',
       {
-        preHandler,
         schema: {
           tags,
           summary: "The budget's requests as a spreadsheet (finance)",
@@ -138,7 +132,6 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/budget',
       {
-        preHandler,
         schema: {
           tags,
           summary: 'Create a budget (finance); the server computes the code',
@@ -161,7 +154,6 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.put(
       '/budget',
       {
-        preHandler,
         schema: {
           tags,
           summary: 'Edit a budget, or archive / re-activate it with {id, current_status} (finance)',
@@ -183,7 +175,6 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/budget/remove',
       {
-        preHandler,
         schema: {
           tags,
           summary: 'Delete a budget that has no requests (finance)',

@@ -16,7 +16,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { contentDisposition } from '../../lib/attachment.ts';
-import { actorOf, authenticate } from '../../lib/authenticate.ts';
+import { actorOf } from '../../lib/authenticate.ts';
 import { errorResponses } from '../../lib/error-responses.ts';
 import { AppError } from '../../lib/errors.ts';
 import { markUploaded } from './queries.ts';
@@ -47,13 +47,11 @@ const objectQuery = z.object({
  */
 export function fileRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const preHandler = authenticate(context);
     const tags = ['files'];
 
     app.get(
       '/files/presigned-post-url',
       {
-        preHandler,
         schema: {
           tags,
           summary: 'Where to upload one file: a multipart POST of `fields`, then `file`, last',
@@ -69,7 +67,6 @@ export function fileRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/files/presigned-get-url',
       {
-        preHandler,
         schema: {
           tags,
           summary: 'A five-minute link to a stored file you may read',
@@ -94,6 +91,8 @@ export function fileRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.post(
       localUploadPath.replace('/api/v1', ''),
       {
+        // No session: the HMAC-signed policy or link is the authority (docs/decisions/0007).
+        config: { isPublic: true },
         schema: {
           tags,
           summary: 'The local store: receives a file under a signed upload policy (no token)',
@@ -153,6 +152,8 @@ export function fileRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.get(
       localObjectPath.replace('/api/v1', ''),
       {
+        // No session: the HMAC-signed policy or link is the authority (docs/decisions/0007).
+        config: { isPublic: true },
         schema: {
           tags,
           summary: 'The local store: a stored file, through a signed link (no token)',

@@ -13,8 +13,8 @@ import type {
 import { toAmount } from '@imprest/domain/money.ts';
 import { requestFile } from '@imprest/domain/requests.ts';
 import { isoRequired } from '../../lib/time.ts';
-import { presentRetirementSummary } from '../retirements/presenter.ts';
-import type { RetirementRow } from '../retirements/queries.ts';
+import { presentRetirement } from '../retirements/presenter.ts';
+import type { RetirementRecord, RetirementReviewRow } from '../retirements/queries.ts';
 import { presentReview } from '../reviews/presenter.ts';
 import type { ReviewRow } from '../reviews/queries.ts';
 import type { RequestRecord, RequestRow } from './queries.ts';
@@ -65,21 +65,28 @@ export function presentVersion(
   };
 }
 
-/** One request with its reviews, version history, retirement and the owner's unretired total. */
+/**
+ * One request with its reviews, version history, retirement (with the reviews of every round) and
+ * what the owner still has to retire.
+ */
 export function presentRequest(
   row: RequestRecord,
   related: {
     reviews: ReviewRow[];
     history: Pick<RequestRow, 'id' | 'version' | 'created_at' | 'current_status'>[];
-    retirement: RetirementRow | undefined;
+    retirement: { record: RetirementRecord; reviews: RetirementReviewRow[] } | undefined;
     ownerUnretiredTotal: number;
+    ownerOldestDueDate: string | null;
   },
 ): RequestResponse {
   return {
     ...presentRequestItem(row),
     reviews: related.reviews.map(presentReview),
     version_history: related.history.map(presentVersion),
-    current_retirement: related.retirement ? presentRetirementSummary(related.retirement) : null,
+    current_retirement: related.retirement
+      ? presentRetirement(related.retirement.record, related.retirement.reviews)
+      : null,
     owner_unretired_total: related.ownerUnretiredTotal,
+    owner_oldest_due_date: related.ownerOldestDueDate,
   };
 }

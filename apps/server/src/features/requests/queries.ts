@@ -10,12 +10,14 @@ import {
   inArray,
   lt,
   ne,
+  notExists,
   or,
   sql,
   type SQL,
 } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
-import { budgets, requests, requestStatusCounts, users } from '../../db/schema.ts';
+import { budgets, requests, requestStatusCounts, retirements, users } from '../../db/schema.ts';
 import type { BudgetRow } from '../budgets/ledger.ts';
 
 export type RequestRow = typeof requests.$inferSelect;
@@ -127,8 +129,8 @@ export async function findVersionHistory(
 }
 
 /**
- * The owner's approved requests in tzs (newest versions). Every approved request is unretired until
- * retirements land; that issue subtracts the approved retirements.
+ * The owner's approved newest versions whose retirement is not approved yet (none attached, or one
+ * still pending, under review or rejected), summed in tzs.
  */
 export async function ownerUnretiredTotal(
   db: Executor,
@@ -143,6 +145,14 @@ export async function ownerUnretiredTotal(
         eq(requests.organization_id, options.organizationId),
         eq(requests.is_latest, true),
         eq(requests.current_status, 'approved'),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(retirements)
+            .where(
+              and(eq(retirements.request_id, requests.id), eq(retirements.status, 'approved')),
+            ),
+        ),
       ),
     );
   return Number(row?.total ?? 0);
@@ -165,7 +175,11 @@ export type RequestFilter = {
 };
 
 /** The ids of an organisation's users whose name contains a term, without case. */
-async function usersNamed(db: Executor, organizationId: string, term: string): Promise<string[]> {
+export async function usersNamed(
+  db: Executor,
+  organizationId: string,
+  term: string,
+): Promise<string[]> {
   const rows = await db
     .select({ id: users.id })
     .from(users)
@@ -416,29 +430,36 @@ export async function listPendingForRole(
   return { rows, total: count?.total ?? 0 };
 }
 
+/**
+ * Rows after a keyset position in newest-first order (created_at, then id, both descending): the
+ * next batch of a download.
+ */
+export function olderThan(
+  table: { created_at: PgColumn; id: PgColumn },
+  after: { created_at: Date; id: string },
+): SQL {
+  return or(
+    lt(table.created_at, after.created_at),
+    and(eq(table.created_at, after.created_at), lt(table.id, after.id)),
+  ) as SQL;
+}
+
+/** Which rows a download's next batch reads: an organisation's, or one owner's, after a keyset position. */
+export type BatchOptions = {
+  organizationId: string;
+  ownerId?: string;
+  after?: { created_at: Date; id: string };
+  limit: number;
+};
+
 /** The next batch of newest versions for a download, newest first, after a keyset position. */
-export async function requestBatch(
-  db: Executor,
-  options: {
-    organizationId: string;
-    ownerId?: string;
-    after?: { created_at: Date; id: string };
-    limit: number;
-  },
-): Promise<RequestRecord[]> {
+export async function requestBatch(db: Executor, options: BatchOptions): Promise<RequestRecord[]> {
   const conditions: SQL[] = [
     eq(requests.organization_id, options.organizationId),
     eq(requests.is_latest, true),
   ];
   if (options.ownerId) conditions.push(eq(requests.request_owner_id, options.ownerId));
-  const after = options.after;
-  if (after) {
-    const older = or(
-      lt(requests.created_at, after.created_at),
-      and(eq(requests.created_at, after.created_at), lt(requests.id, after.id)),
-    );
-    if (older) conditions.push(older);
-  }
+  if (options.after) conditions.push(olderThan(requests, options.after));
   return db
     .select(recordColumns)
     .from(requests)

@@ -487,7 +487,14 @@ describe('lists, counts and downloads', () => {
   });
 
   it("summarises a user's requests for the user and for admins", async () => {
-    const expected = { pending: 2, approved: 1, rejected: 1, pending_retirement: 0, requests: 4 };
+    const expected = {
+      pending: 2,
+      approved: 1,
+      rejected: 1,
+      pending_retirement: 0,
+      requests: 4,
+      outstanding_retirements: [],
+    };
     for (const user of [owner, officer]) {
       const response = await list(user, `summary/${owner.id}`);
       expect(response.statusCode).toBe(200);

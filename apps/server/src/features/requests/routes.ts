@@ -17,7 +17,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { attachmentHeader, xlsxContentType } from '../../lib/attachment.ts';
-import { actorOf, authenticate } from '../../lib/authenticate.ts';
+import { actorOf } from '../../lib/authenticate.ts';
 import { errorResponses } from '../../lib/error-responses.ts';
 import {
   downloadRequests,
@@ -34,12 +34,9 @@ const security = [{ bearer: [] }];
 /** Expense requests: submit, resubmit, read, lists, counts and downloads (spec §7). */
 export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const preHandler = authenticate(context);
-
     app.post(
       '/requests',
       {
-        preHandler,
         schema: {
           tags: ['requests'],
           summary: 'Submit a request; its amount is reserved on the budget',
@@ -60,7 +57,6 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/requests/request/request-edit',
       {
-        preHandler,
         schema: {
           tags: ['requests'],
           summary: 'Resubmit a request returned for edits as its next version (owner)',
@@ -81,7 +77,6 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/requests/request/:id',
       {
-        preHandler,
         schema: {
           tags: ['requests'],
           summary: 'One request with its reviews and version history',
@@ -99,7 +94,6 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/requests/summary/:id',
       {
-        preHandler,
         schema: {
           tags: ['requests'],
           summary: "Counts of a user's requests for the home tiles",
@@ -118,7 +112,6 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/requests/download/:system_role',
       {
-        preHandler,
         schema: {
           tags: ['requests'],
           summary: 'Spreadsheet of requests: user for your own, your role for all you may see',
@@ -148,7 +141,6 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/requests/:role/pending/:id',
       {
-        preHandler,
         schema: {
           tags: ['requests'],
           summary: 'Requests whose next review is your role, except your own',
@@ -174,7 +166,6 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/requests/:systemRole/:userId',
       {
-        preHandler,
         schema: {
           tags: ['requests'],
           summary:

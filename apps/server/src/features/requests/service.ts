@@ -21,7 +21,13 @@ import { AppError } from '../../lib/errors.ts';
 import { checkAttachments } from '../files/service.ts';
 import { loadApprovalMatrix } from '../approval-matrix/queries.ts';
 import { budgetBalance, lockBudget, type BudgetRow } from '../budgets/ledger.ts';
-import { countOwnerPendingRetirements, findRetirementOfRequest } from '../retirements/queries.ts';
+import { presentOutstandingRetirement } from '../retirements/presenter.ts';
+import {
+  countOwnerOutstandingRetirements,
+  findRetirementWithReviews,
+  listOwnerOutstanding,
+  ownerOldestDueDate,
+} from '../retirements/queries.ts';
 import { findReviewsOf, insertReviewChain } from '../reviews/queries.ts';
 import { loadExchangeRates } from '../settings/queries.ts';
 import { findUserById, type UserWithOrganization } from '../users/queries.ts';
@@ -52,13 +58,21 @@ import { requestsWorkbook } from './spreadsheet.ts';
 type RequestFields = Omit<CreateRequestRequest, 'parent_request'>;
 
 async function presentFound(db: Executor, row: RequestRecord): Promise<RequestResponse> {
-  const [reviews, history, retirement, unretired] = await Promise.all([
+  const owner = { organizationId: row.organization_id, ownerId: row.request_owner_id };
+  const [reviews, history, retirement, unretired, oldestDue] = await Promise.all([
     findReviewsOf(db, row.id),
     findVersionHistory(db, row.chain_id),
-    findRetirementOfRequest(db, { organizationId: row.organization_id, requestId: row.id }),
-    ownerUnretiredTotal(db, { organizationId: row.organization_id, ownerId: row.request_owner_id }),
+    findRetirementWithReviews(db, { organizationId: row.organization_id, requestId: row.id }),
+    ownerUnretiredTotal(db, owner),
+    ownerOldestDueDate(db, owner),
   ]);
-  return presentRequest(row, { reviews, history, retirement, ownerUnretiredTotal: unretired });
+  return presentRequest(row, {
+    reviews,
+    history,
+    retirement,
+    ownerUnretiredTotal: unretired,
+    ownerOldestDueDate: oldestDue,
+  });
 }
 
 /** Everything the API shows of one request, or undefined when the organisation has no such request. */
@@ -336,7 +350,10 @@ export async function listRequests(
   };
 }
 
-/** Home counts of a user's requests: the user, or an admin of the organisation. */
+/** How many outstanding retirements the Home lists (summaryResponse: at most 10). */
+const outstandingRetirementsShown = 10;
+
+/** Home counts of a user's requests and the retirements they still owe: the user, or an admin. */
 export async function summarizeRequests(
   context: AppContext,
   options: { actor: Actor; userId: string },
@@ -346,17 +363,19 @@ export async function summarizeRequests(
     throw new AppError('forbidden', 'You can only see your own request counts.');
   await userOfOrganization(context, actor, userId);
   const owner = { organizationId: actor.organization_id, ownerId: userId };
-  const [counts, pendingRetirements] = await Promise.all([
+  const [counts, pendingRetirements, outstanding] = await Promise.all([
     countOwnerRequests(context.db, owner),
-    countOwnerPendingRetirements(context.db, owner),
+    countOwnerOutstandingRetirements(context.db, owner),
+    listOwnerOutstanding(context.db, { ...owner, limit: outstandingRetirementsShown }),
   ]);
   return {
     pending: counts.pending,
     approved: counts.approved,
     rejected: counts.rejected,
-    // The Home tile 'Unretired Requests': retirements attached and not yet submitted.
+    // The Home tile 'Unretired Requests': retirements the user still owes (pending or rejected).
     pending_retirement: pendingRetirements,
     requests: counts.total,
+    outstanding_retirements: outstanding.map(presentOutstandingRetirement),
   };
 }
 

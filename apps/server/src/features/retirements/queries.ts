@@ -1,9 +1,40 @@
-import { and, eq, sql } from 'drizzle-orm';
+import type { StatusFilter } from '@imprest/domain/enums.ts';
+import {
+  approvalNumberSearchPrefix,
+  purposesMatching,
+  type ReviewerRole,
+} from '@imprest/domain/requests.ts';
+import { outstandingRetirementStatuses } from '@imprest/domain/retirements.ts';
+import { and, asc, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { retirements } from '../../db/schema.ts';
+import { requests, retirementReviews, retirements } from '../../db/schema.ts';
+import { containsPattern, olderThan, usersNamed, type BatchOptions } from '../requests/queries.ts';
 
 export type RetirementRow = typeof retirements.$inferSelect;
 export type NewRetirement = typeof retirements.$inferInsert;
+export type RetirementReviewRow = typeof retirementReviews.$inferSelect;
+
+/** A retirement with what its request says of it: the owner's name, purpose, approval number, budget. */
+export type RetirementRecord = RetirementRow & {
+  name: string;
+  purpose: string;
+  approval_number: string | null;
+  budget_code: string;
+};
+
+const recordColumns = {
+  ...getTableColumns(retirements),
+  name: requests.request_owner_name,
+  purpose: requests.purpose,
+  approval_number: requests.approval_number,
+  budget_code: requests.budget_code,
+};
+
+/**
+ * Newest first, in the order of retirements_org_latest_idx and retirements_owner_latest_idx (built
+ * `created_at DESC NULLS LAST`; a plain DESC would not match them).
+ */
+const newestFirst = [sql`${retirements.created_at} desc nulls last`, desc(retirements.id)];
 
 export async function insertRetirement(
   db: Executor,
@@ -14,38 +45,288 @@ export async function insertRetirement(
   return row;
 }
 
+async function findRecord(db: Executor, where: SQL | undefined) {
+  const [row] = await db
+    .select(recordColumns)
+    .from(retirements)
+    .innerJoin(requests, eq(requests.id, retirements.request_id))
+    .where(where);
+  return row;
+}
+
+/** One retirement of an organisation, with its request's fields. */
+export async function findRetirement(
+  db: Executor,
+  options: { organizationId: string; id: string },
+): Promise<RetirementRecord | undefined> {
+  return findRecord(
+    db,
+    and(eq(retirements.id, options.id), eq(retirements.organization_id, options.organizationId)),
+  );
+}
+
 /** The retirement of a request, if it has one (at most one: retirements_request_key). */
 export async function findRetirementOfRequest(
   db: Executor,
   options: { organizationId: string; requestId: string },
+): Promise<RetirementRecord | undefined> {
+  return findRecord(
+    db,
+    and(
+      eq(retirements.request_id, options.requestId),
+      eq(retirements.organization_id, options.organizationId),
+    ),
+  );
+}
+
+/**
+ * Locks a retirement row of an organisation for the rest of the transaction: submissions, reviews
+ * and requests to resubmit one retirement are serialised on it (and the ledger trigger takes the
+ * budget row after it, never before).
+ */
+export async function lockRetirement(
+  tx: Executor,
+  options: { organizationId: string; id: string },
 ): Promise<RetirementRow | undefined> {
-  const [row] = await db
+  const [row] = await tx
     .select()
     .from(retirements)
     .where(
-      and(
-        eq(retirements.request_id, options.requestId),
-        eq(retirements.organization_id, options.organizationId),
-      ),
-    );
+      and(eq(retirements.id, options.id), eq(retirements.organization_id, options.organizationId)),
+    )
+    .for('update');
   return row;
 }
 
-/** How many of a user's retirements are still pending (the Home tile 'Unretired Requests'). */
-export async function countOwnerPendingRetirements(
+/** Changes a retirement's columns and its modified_at. */
+export async function updateRetirement(
+  db: Executor,
+  id: string,
+  values: Partial<
+    Pick<
+      NewRetirement,
+      | 'status'
+      | 'amount_spent'
+      | 'comments'
+      | 'file_paths'
+      | 'is_funds_returned'
+      | 'submissions'
+      | 'next_reviewer_role'
+    >
+  > & { submittedNow?: boolean },
+): Promise<void> {
+  const { submittedNow, ...columns } = values;
+  await db
+    .update(retirements)
+    .set({
+      ...columns,
+      ...(submittedNow ? { submitted_at: sql`now()` } : {}),
+      modified_at: sql`now()`,
+    })
+    .where(eq(retirements.id, id));
+}
+
+/** Every review of a retirement, round by round, step by step. */
+export async function findRetirementReviews(
+  db: Executor,
+  retirementId: string,
+): Promise<RetirementReviewRow[]> {
+  return db
+    .select()
+    .from(retirementReviews)
+    .where(eq(retirementReviews.retirement_id, retirementId))
+    .orderBy(asc(retirementReviews.round), asc(retirementReviews.step));
+}
+
+/** A request's retirement with all its reviews, or undefined when it has none. */
+export async function findRetirementWithReviews(
+  db: Executor,
+  options: { organizationId: string; requestId: string },
+): Promise<{ record: RetirementRecord; reviews: RetirementReviewRow[] } | undefined> {
+  const record = await findRetirementOfRequest(db, options);
+  if (!record) return undefined;
+  return { record, reviews: await findRetirementReviews(db, record.id) };
+}
+
+/** Opens a review round: one pending review per role, step 1 first. */
+export async function insertRetirementReviewRound(
+  db: Executor,
+  options: {
+    organizationId: string;
+    retirementId: string;
+    round: number;
+    roles: readonly ReviewerRole[];
+    titleOf: (role: ReviewerRole) => string;
+  },
+): Promise<void> {
+  await db.insert(retirementReviews).values(
+    options.roles.map((role, index) => ({
+      organization_id: options.organizationId,
+      retirement_id: options.retirementId,
+      round: options.round,
+      step: index + 1,
+      reviewer_role: role,
+      reviewer_title: options.titleOf(role),
+    })),
+  );
+}
+
+/**
+ * Answers a retirement review only while it is still pending; returns nothing when someone else
+ * answered it first, so a second answer can never overwrite the first.
+ */
+export async function answerPendingRetirementReview(
+  db: Executor,
+  options: {
+    id: string;
+    status: 'approved' | 'rejected';
+    comments: string;
+    isFundsReturned: boolean;
+    reviewerId: string;
+    reviewerName: string;
+    reviewerTitle: string;
+  },
+): Promise<RetirementReviewRow | undefined> {
+  const [row] = await db
+    .update(retirementReviews)
+    .set({
+      status: options.status,
+      comments: options.comments,
+      is_funds_returned: options.isFundsReturned,
+      reviewer_id: options.reviewerId,
+      reviewer_name: options.reviewerName,
+      reviewer_title: options.reviewerTitle,
+      reviewed_at: sql`now()`,
+      modified_at: sql`now()`,
+    })
+    .where(and(eq(retirementReviews.id, options.id), eq(retirementReviews.status, 'pending')))
+    .returning();
+  return row;
+}
+
+const ownerOutstanding = (options: { organizationId: string; ownerId: string }) =>
+  and(
+    eq(retirements.retirement_owner_id, options.ownerId),
+    inArray(retirements.status, [...outstandingRetirementStatuses]),
+    eq(retirements.organization_id, options.organizationId),
+  );
+
+/**
+ * How many retirements a user still owes (pending or rejected): the Home tile 'Unretired Requests'
+ * (spec §2), the same retirements Home lists under it. Served by retirements_owner_status_idx.
+ */
+export async function countOwnerOutstandingRetirements(
   db: Executor,
   options: { organizationId: string; ownerId: string },
 ): Promise<number> {
-  // Served by retirements_owner_status_idx.
   const [row] = await db
     .select({ total: sql<number>`count(*)::int` })
     .from(retirements)
-    .where(
-      and(
-        eq(retirements.retirement_owner_id, options.ownerId),
-        eq(retirements.status, 'pending'),
-        eq(retirements.organization_id, options.organizationId),
-      ),
-    );
+    .where(ownerOutstanding(options));
   return row?.total ?? 0;
+}
+
+/** The oldest due date of a user's pending or rejected retirements (`YYYY-MM-DD`), or null. */
+export async function ownerOldestDueDate(
+  db: Executor,
+  options: { organizationId: string; ownerId: string },
+): Promise<string | null> {
+  const [row] = await db
+    .select({ due: sql<string | null>`min(${retirements.due_date})::text` })
+    .from(retirements)
+    .where(ownerOutstanding(options));
+  return row?.due ?? null;
+}
+
+/** A user's pending or rejected retirements, oldest due date first. */
+export async function listOwnerOutstanding(
+  db: Executor,
+  options: { organizationId: string; ownerId: string; limit: number },
+): Promise<RetirementRecord[]> {
+  return db
+    .select(recordColumns)
+    .from(retirements)
+    .innerJoin(requests, eq(requests.id, retirements.request_id))
+    .where(ownerOutstanding(options))
+    .orderBy(asc(retirements.due_date), asc(retirements.id))
+    .limit(options.limit);
+}
+
+export type RetirementFilter = {
+  organizationId: string;
+  /** Only this owner's retirements (staff mode); all of the organisation's otherwise. */
+  ownerId?: string;
+  status: StatusFilter;
+  search?: string;
+};
+
+function filterConditions(filter: RetirementFilter, search?: SQL): SQL[] {
+  const conditions: SQL[] = [eq(retirements.organization_id, filter.organizationId)];
+  if (filter.ownerId) conditions.push(eq(retirements.retirement_owner_id, filter.ownerId));
+  if (filter.status !== 'all') conditions.push(eq(retirements.status, filter.status));
+  if (search) conditions.push(search);
+  return conditions;
+}
+
+/**
+ * What a search term matches in a retirement list, the requests' rule (docs/decisions/0006) applied
+ * to the retirement's request: the start of an approval number; otherwise the purposes it names,
+ * the owners whose name contains it, and approval numbers containing it.
+ */
+async function searchCondition(db: Executor, organizationId: string, term: string): Promise<SQL> {
+  const prefix = approvalNumberSearchPrefix(term);
+  if (prefix) return sql`${requests.approval_number} LIKE ${`${prefix}%`}`;
+  const purposes = purposesMatching(term);
+  const owners = await usersNamed(db, organizationId, term);
+  const alternatives = [sql`lower(${requests.approval_number}) LIKE ${containsPattern(term)}`];
+  if (purposes.length > 0) alternatives.push(inArray(requests.purpose, purposes));
+  if (owners.length > 0) alternatives.push(inArray(retirements.retirement_owner_id, owners));
+  return or(...alternatives) as SQL;
+}
+
+/**
+ * One page of retirements, newest first (retirements_org_latest_idx or retirements_owner_latest_idx),
+ * and how many match. A retirement exists only for an approved request, so an organisation has
+ * far fewer of them than requests and the count stays exact.
+ */
+export async function listRetirementPage(
+  db: Executor,
+  filter: RetirementFilter & { page: number; perPage: number },
+): Promise<{ rows: RetirementRecord[]; total: number }> {
+  const search = filter.search
+    ? await searchCondition(db, filter.organizationId, filter.search)
+    : undefined;
+  const where = and(...filterConditions(filter, search));
+  const [rows, [count]] = await Promise.all([
+    db
+      .select(recordColumns)
+      .from(retirements)
+      .innerJoin(requests, eq(requests.id, retirements.request_id))
+      .where(where)
+      .orderBy(...newestFirst)
+      .limit(filter.perPage)
+      .offset((filter.page - 1) * filter.perPage),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(retirements)
+      .innerJoin(requests, eq(requests.id, retirements.request_id))
+      .where(where),
+  ]);
+  return { rows, total: count?.total ?? 0 };
+}
+
+/** The next batch of retirements for a download, newest first, after a keyset position. */
+export async function retirementBatch(
+  db: Executor,
+  options: BatchOptions,
+): Promise<RetirementRecord[]> {
+  const conditions = filterConditions({ ...options, status: 'all' });
+  if (options.after) conditions.push(olderThan(retirements, options.after));
+  return db
+    .select(recordColumns)
+    .from(retirements)
+    .innerJoin(requests, eq(requests.id, retirements.request_id))
+    .where(and(...conditions))
+    .orderBy(...newestFirst)
+    .limit(options.limit);
 }

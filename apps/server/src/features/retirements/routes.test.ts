@@ -5,7 +5,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { requests, retirements } from '../../db/schema.ts';
 import { buildBudget } from '../../../test/factories/budgets.ts';
 import { buildStaffedOrganization } from '../../../test/factories/organizations.ts';
-import { requestBody, review, submitted } from '../../../test/factories/requests.ts';
+import { requestBody, submitted } from '../../../test/factories/requests.ts';
+import {
+  approvedRequest as approvedThrough,
+  attachRetirement,
+} from '../../../test/factories/retirements.ts';
 import {
   auth,
   buildOrganization,
@@ -32,37 +36,17 @@ beforeAll(async () => {
   budgetCode = budget.code;
 });
 
-const attach = (user: TestUser, payload: unknown) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/v1/retirement/attach-retirement',
-    headers: auth(user),
-    payload: payload as Record<string, unknown>,
-  });
+const attach = (user: TestUser, payload: unknown) => attachRetirement(t.app, user, payload);
 
 const get = (user: TestUser, path: string) =>
   t.app.inject({ method: 'GET', url: `/api/v1/requests/${path}`, headers: auth(user) });
 
 /** A request of an owner taken through the default chain (finance officer → executive secretary). */
-async function approvedRequest(
+const approvedRequest = (
   owner: TestUser,
   reviewers: [TestUser, TestUser] = [finance, secretary],
   code = budgetCode,
-): Promise<{ id: string; expenditure_date: string }> {
-  const request = await submitted(t.app, owner, requestBody(code, { amount_currency: 'tzs' }));
-  for (const [index, reviewer] of reviewers.entries()) {
-    const step = request.reviews[index];
-    if (!step) throw new Error('missing review step');
-    const answer = await review(t.app, reviewer, {
-      id: step.id,
-      request_id: request.id,
-      status: 'approved',
-      comments: 'Fine',
-    });
-    if (answer.statusCode !== 200) throw new Error(`review answered ${answer.body}`);
-  }
-  return { id: request.id, expenditure_date: request.expenditure_date as string };
-}
+) => approvedThrough(t.app, { owner, reviewers, budgetCode: code });
 
 const today = () => todayIn(t.context.config.orgTimezone);
 
@@ -81,12 +65,29 @@ describe('POST /retirement/attach-retirement', () => {
     expect(due).toBe(retirementDueDate(request.expenditure_date, request.expenditure_date));
     expect(body.current_retirement).toEqual({
       id: expect.any(String),
+      request_id: request.id,
+      retirement_owner_id: owner.id,
+      name: 'Retiree',
+      purpose: 'travel',
+      approval_number: body.approval_number,
+      budget_code: budgetCode,
       status: 'pending',
-      amount_currency: 'tzs',
-      amount_spent: null,
       due_date: due,
+      retirement_date: null,
+      amount_requested: 1000,
+      amountReceived: 1000,
+      amount_spent: null,
+      amount_currency: 'tzs',
+      created_at: expect.any(String),
       modified_at: expect.any(String),
+      comments: null,
+      file_paths: [],
+      files: [],
+      is_funds_returned: false,
+      reviews: [],
     });
+    expect(body.approval_number).toMatch(/^AP-\d{4}-\d{5}$/);
+    expect(body.owner_oldest_due_date).toBe(due);
 
     const [row] = await t.db
       .select()
@@ -119,7 +120,21 @@ describe('POST /retirement/attach-retirement', () => {
 
     const summary = await get(owner, `summary/${owner.id}`);
     expect(summary.statusCode).toBe(200);
-    expect(summary.json()).toMatchObject({ approved: 1, pending_retirement: 1 });
+    expect(summary.json()).toMatchObject({
+      approved: 1,
+      pending_retirement: 1,
+      outstanding_retirements: [
+        {
+          id: body.current_retirement.id,
+          request_id: request.id,
+          purpose: 'travel',
+          status: 'pending',
+          amountReceived: 1000,
+          amount_currency: 'tzs',
+          due_date: due,
+        },
+      ],
+    });
   });
 
   it('dates the retirement from the attach day when the expenditure date has passed', async () => {

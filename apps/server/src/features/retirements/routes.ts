@@ -1,22 +1,41 @@
 import { requestResponse } from '@imprest/domain/api/requests.ts';
-import { attachRetirementRequest } from '@imprest/domain/api/retirements.ts';
+import {
+  attachRetirementRequest,
+  retirementDownloadParams,
+  retirementDownloadQuery,
+  retirementEditRequest,
+  retirementListQuery,
+  retirementListResponse,
+  retirementResponse,
+  reviewRetirementRequest,
+  submitRetirementRequest,
+} from '@imprest/domain/api/retirements.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { actorOf, authenticate } from '../../lib/authenticate.ts';
+import { attachmentHeader, xlsxContentType } from '../../lib/attachment.ts';
+import { actorOf } from '../../lib/authenticate.ts';
 import { errorResponses } from '../../lib/error-responses.ts';
-import { attachRetirement } from './service.ts';
+import {
+  attachRetirement,
+  downloadRetirements,
+  listRetirements,
+  requestRetirementEdit,
+  reviewRetirement,
+  submitRetirement,
+} from './service.ts';
 
 const security = [{ bearer: [] }];
 
-/** Retirements: finance attaches one to an approved request (spec §7, decisions §4). */
+/**
+ * Retirements (spec §7, decisions §4): finance attaches one to an approved request, the owner
+ * submits it, the request's reviewer chain reviews it; lists and downloads.
+ */
 export function retirementRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const preHandler = authenticate(context);
-
     app.post(
       '/retirement/attach-retirement',
       {
-        preHandler,
         schema: {
           tags: ['retirements'],
           summary:
@@ -33,6 +52,108 @@ export function retirementRoutes(context: AppContext): FastifyPluginAsyncZod {
         reply
           .status(201)
           .send(await attachRetirement(context, { actor: actorOf(request), input: request.body })),
+    );
+
+    app.post(
+      '/retirement/user-submit',
+      {
+        schema: {
+          tags: ['retirements'],
+          summary: 'Submit a pending retirement for review (owner, even when locked)',
+          security,
+          body: submitRetirementRequest,
+          response: {
+            200: retirementResponse,
+            ...errorResponses(400, 401, 403, 404, 409),
+          },
+        },
+      },
+      async (request) =>
+        submitRetirement(context, { actor: actorOf(request), input: request.body }),
+    );
+
+    app.post(
+      '/retirement/review',
+      {
+        schema: {
+          tags: ['retirements'],
+          summary: "Approve or reject the first pending step of a retirement's review round",
+          security,
+          body: reviewRetirementRequest,
+          response: {
+            200: retirementResponse,
+            ...errorResponses(400, 401, 403, 404, 409),
+          },
+        },
+      },
+      async (request) =>
+        reviewRetirement(context, { actor: actorOf(request), input: request.body }),
+    );
+
+    app.post(
+      '/retirement/request-edit',
+      {
+        schema: {
+          tags: ['retirements'],
+          summary: 'Ask to resubmit a rejected retirement (owner): it becomes pending again',
+          security,
+          body: retirementEditRequest,
+          response: {
+            200: retirementResponse,
+            ...errorResponses(400, 401, 403, 404, 409),
+          },
+        },
+      },
+      async (request) =>
+        requestRetirementEdit(context, { actor: actorOf(request), input: request.body }),
+    );
+
+    app.get(
+      '/retirement/requests',
+      {
+        schema: {
+          tags: ['retirements'],
+          summary:
+            'A page of retirements: role user for your own (staff mode), your role for all (admin mode)',
+          security,
+          querystring: retirementListQuery,
+          response: {
+            200: retirementListResponse,
+            ...errorResponses(400, 401, 403),
+          },
+        },
+      },
+      async (request) =>
+        listRetirements(context, { actor: actorOf(request), query: request.query }),
+    );
+
+    app.get(
+      '/retirement/download/:role',
+      {
+        schema: {
+          tags: ['retirements'],
+          summary: 'Spreadsheet of retirements: user for your own, your role for all',
+          security,
+          params: retirementDownloadParams,
+          querystring: retirementDownloadQuery,
+          produces: [xlsxContentType],
+          response: {
+            200: z.unknown().describe('An xlsx file named "<fullname> retirements.xlsx"'),
+            ...errorResponses(400, 401, 403, 404),
+          },
+        },
+      },
+      async (request, reply) => {
+        const file = await downloadRetirements(context, {
+          actor: actorOf(request),
+          mode: request.params.role,
+          userId: request.query.id,
+        });
+        return reply
+          .header('content-type', xlsxContentType)
+          .header('content-disposition', attachmentHeader(file.fileName))
+          .send(file.stream);
+      },
     );
   };
 }

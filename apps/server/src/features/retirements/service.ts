@@ -1,16 +1,62 @@
+import type { Readable } from 'node:stream';
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
-import type { AttachRetirementRequest } from '@imprest/domain/api/retirements.ts';
+import type {
+  AttachRetirementRequest,
+  RetirementEditRequest,
+  RetirementListQuery,
+  RetirementListResponse,
+  RetirementResponse,
+  ReviewRetirementRequest,
+  SubmitRetirementRequest,
+} from '@imprest/domain/api/retirements.ts';
+import { roleLabels } from '@imprest/domain/enums.ts';
 import { messages } from '@imprest/domain/messages.ts';
-import { todayIn } from '@imprest/domain/requests.ts';
-import { retirementDueDate } from '@imprest/domain/retirements.ts';
+import {
+  firstPendingReview,
+  isReviewerRole,
+  nextReviewerRole,
+  reviewerTitle,
+  statusAfterReview,
+  todayIn,
+  type ReviewerRole,
+} from '@imprest/domain/requests.ts';
+import { cashToReturn, retirementDueDate } from '@imprest/domain/retirements.ts';
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { sqlState, sqlStateOf } from '../../lib/database-errors.ts';
 import { AppError } from '../../lib/errors.ts';
+import { checkAttachments } from '../files/service.ts';
 import { lockRequest } from '../requests/queries.ts';
 import { readRequest } from '../requests/service.ts';
-import { canAttachRetirement } from './policy.ts';
-import { findRetirementOfRequest, insertRetirement } from './queries.ts';
+import { findReviewsOf } from '../reviews/queries.ts';
+import { releaseSystemLockIfClear } from '../jobs/service.ts';
+import { findUserById } from '../users/queries.ts';
+import {
+  canAttachRetirement,
+  canListAllRetirements,
+  canReadRetirement,
+  canRequestRetirementEdit,
+  canSeeUserRetirements,
+  canSubmitRetirement,
+  retirementReviewRefusal,
+} from './policy.ts';
+import { presentRetirement, presentRetirementItem } from './presenter.ts';
+import {
+  answerPendingRetirementReview,
+  findRetirement,
+  findRetirementOfRequest,
+  findRetirementReviews,
+  insertRetirement,
+  insertRetirementReviewRound,
+  listRetirementPage,
+  lockRetirement,
+  updateRetirement,
+  type RetirementRow,
+} from './queries.ts';
+import { retirementsWorkbook } from './spreadsheet.ts';
+
+export const retirementNotFound = "Error! Couldn't find the retirement.";
 
 const alreadyRetired = 'This request already has a retirement.';
 
@@ -78,4 +124,290 @@ export async function attachRetirement(
   const request = await readRequest(context.db, { organizationId, id: retirement.request_id });
   if (!request) throw new Error(`request ${retirement.request_id} vanished after its retirement`);
   return request;
+}
+
+/** Everything the API shows of one retirement: its request's fields and the reviews of every round. */
+async function readRetirement(
+  db: Executor,
+  options: { organizationId: string; id: string },
+): Promise<RetirementResponse> {
+  const record = await findRetirement(db, options);
+  if (!record) throw new Error(`retirement ${options.id} vanished after commit`);
+  return presentRetirement(record, await findRetirementReviews(db, record.id));
+}
+
+/** After a change: tells the organisation about the retirement and its request, answers the retirement. */
+async function publishChanged(
+  context: AppContext,
+  options: { organizationId: string; id: string; isApproved?: boolean },
+): Promise<RetirementResponse> {
+  const { organizationId } = options;
+  const retirement = await readRetirement(context.db, options);
+  context.events.publish(organizationId, 'retirement_updated', {
+    retirement_id: retirement.id,
+    request_id: retirement.request_id,
+  });
+  context.events.publish(organizationId, 'request_updated', { request_id: retirement.request_id });
+  // An approved retirement puts its spent amount in place of the request's on the budget (decisions §3).
+  if (options.isApproved)
+    context.events.publish(organizationId, 'budget_updated', { code: retirement.budget_code });
+  return retirement;
+}
+
+/** Locks a retirement the actor may read; another organisation's, or one they may not read, is 404. */
+async function lockReadable(tx: Executor, actor: Actor, id: string): Promise<RetirementRow> {
+  const retirement = await lockRetirement(tx, { organizationId: actor.organization_id, id });
+  if (!retirement || !canReadRetirement(actor, retirement))
+    throw new AppError('not_found', retirementNotFound);
+  return retirement;
+}
+
+/** An amount as messages show it: thousands separators and the currency, e.g. "500,000 TZS". */
+function amountText(amount: number, currency: string): string {
+  return `${amount.toLocaleString('en-GB', { maximumFractionDigits: 2 })} ${currency.toUpperCase()}`;
+}
+
+/** Why a retirement in this status cannot be submitted (only a pending one can, spec §4). */
+function notSubmittable(status: string): string {
+  if (status === 'on_progress')
+    return 'This retirement has already been submitted and is under review.';
+  if (status === 'approved') return 'This retirement has already been approved.';
+  return 'This retirement was rejected. Ask to resubmit it before submitting it again.';
+}
+
+/** The amount spent must be in the retirement's currency and at most what was received. */
+function assertSpendable(retirement: RetirementRow, input: SubmitRetirementRequest): void {
+  if (input.amount_currency !== retirement.amount_currency) {
+    const currency = retirement.amount_currency.toUpperCase();
+    throw new AppError(
+      'bad_request',
+      `This retirement is in ${currency}: report the amount spent in ${currency}.`,
+      { details: [{ path: 'amount_currency', message: `must be ${retirement.amount_currency}` }] },
+    );
+  }
+  const received = Number(retirement.amount_received);
+  if (input.amount_spent > received) {
+    throw new AppError(
+      'bad_request',
+      `The amount spent can be at most ${amountText(received, retirement.amount_currency)}, the amount received. Raise a new request for more.`,
+      { details: [{ path: 'amount_spent', message: `must be at most ${received}` }] },
+    );
+  }
+}
+
+/**
+ * The owner submits a pending retirement (spec §4: pending → on_progress), locked or not: the
+ * amount spent in the retirement's currency, at most the amount received, comments and receipts
+ * of their own uploading. One transaction holding the retirement row lock records it and opens the
+ * next review round, a copy of the request's reviewer roles in step order.
+ */
+export async function submitRetirement(
+  context: AppContext,
+  options: { actor: Actor; input: SubmitRetirementRequest },
+): Promise<RetirementResponse> {
+  const { actor, input } = options;
+  const organizationId = actor.organization_id;
+  const isOwnerUnlocked = await context.db.transaction(async (tx) => {
+    const retirement = await lockReadable(tx, actor, input.id);
+    if (!canSubmitRetirement(actor, retirement))
+      throw new AppError('forbidden', 'Only the owner of a retirement can submit it.');
+    if (retirement.status !== 'pending')
+      throw new AppError('conflict', notSubmittable(retirement.status));
+    assertSpendable(retirement, input);
+    // Files a rejected submission held may stay; new ones must be the owner's own uploads.
+    const filePaths = await checkAttachments(context, tx, {
+      actor,
+      names: input.file_paths,
+      carried: retirement.file_paths,
+    });
+    const roles = (await findReviewsOf(tx, retirement.request_id))
+      .map((review) => review.reviewer_role)
+      .filter(isReviewerRole);
+    const [first] = roles;
+    if (!first) throw new Error(`request ${retirement.request_id} has no reviewer chain`);
+    const round = retirement.submissions + 1;
+    await updateRetirement(tx, retirement.id, {
+      status: 'on_progress',
+      amount_spent: input.amount_spent.toFixed(2),
+      comments: input.comments,
+      file_paths: filePaths,
+      submissions: round,
+      submittedNow: true,
+      next_reviewer_role: first,
+    });
+    await insertRetirementReviewRound(tx, {
+      organizationId,
+      retirementId: retirement.id,
+      round,
+      roles,
+      titleOf: (role) => roleLabels[role],
+    });
+    // Decisions §4: locking exists to make owners retire, so a lock the midnight job set lifts as
+    // soon as nothing of theirs is overdue any more, not at the next midnight.
+    return releaseSystemLockIfClear(tx, {
+      organizationId,
+      userId: retirement.retirement_owner_id,
+      asOf: todayIn(context.config.orgTimezone),
+    });
+  });
+  if (isOwnerUnlocked) context.events.publish(organizationId, 'update_user', { user_id: actor.id });
+  return publishChanged(context, { organizationId, id: input.id });
+}
+
+const alreadyAnswered = 'This review has already been answered.';
+
+/**
+ * Answers a step of a retirement's current review round (spec §4, decisions §3) in one transaction
+ * holding the retirement row lock: the reviewer is the signed-in user, never the owner; steps act in
+ * order; a review changes only while pending (a second answer gets 409). Any rejection rejects the
+ * retirement, the last approval approves it, and the ledger trigger then moves the budget.
+ */
+export async function reviewRetirement(
+  context: AppContext,
+  options: { actor: Actor; input: ReviewRetirementRequest },
+): Promise<RetirementResponse> {
+  const { actor, input } = options;
+  const organizationId = actor.organization_id;
+  const status = await context.db.transaction(async (tx) => {
+    const retirement = await lockReadable(tx, actor, input.id);
+    const round = (await findRetirementReviews(tx, retirement.id)).filter(
+      (review) => review.round === retirement.submissions,
+    );
+    const review = round.find((candidate) => candidate.id === input.review_id);
+    if (!review) {
+      throw new AppError(
+        'not_found',
+        "This review does not belong to the retirement's current submission.",
+      );
+    }
+    const refusal = retirementReviewRefusal(actor, retirement, review);
+    if (refusal) throw new AppError('forbidden', refusal);
+    if (retirement.status !== 'on_progress')
+      throw new AppError('conflict', 'This retirement no longer awaits review.');
+    if (review.status !== 'pending') throw new AppError('conflict', alreadyAnswered);
+    const current = firstPendingReview(round);
+    if (current && current.id !== review.id) {
+      const role = roleLabels[current.reviewer_role as ReviewerRole];
+      throw new AppError(
+        'conflict',
+        `It is not this review's turn yet: the ${reviewerTitle(current.step)} (${role}) answers first.`,
+      );
+    }
+    const leftOver = cashToReturn(
+      Number(retirement.amount_received),
+      Number(retirement.amount_spent),
+    );
+    if (input.is_funds_returned && leftOver <= 0) {
+      throw new AppError(
+        'bad_request',
+        'Cash Returned applies only when less was spent than received; nothing is left to return.',
+        { details: [{ path: 'is_funds_returned', message: 'must be false' }] },
+      );
+    }
+
+    const next = statusAfterReview(round, input.status);
+    const answered = await answerPendingRetirementReview(tx, {
+      id: review.id,
+      status: input.status,
+      comments: input.comments,
+      isFundsReturned: input.is_funds_returned,
+      reviewerId: actor.id,
+      reviewerName: actor.fullname,
+      reviewerTitle: roleLabels[actor.role],
+    });
+    if (!answered) throw new AppError('conflict', alreadyAnswered);
+    const answeredRound = round.map((step) =>
+      step.id === review.id ? { ...step, status: input.status } : step,
+    );
+    await updateRetirement(tx, retirement.id, {
+      status: next.status,
+      next_reviewer_role: nextReviewerRole(next.status, answeredRound),
+      ...(input.is_funds_returned ? { is_funds_returned: true } : {}),
+    });
+    return next.status;
+  });
+  return publishChanged(context, {
+    organizationId,
+    id: input.id,
+    isApproved: status === 'approved',
+  });
+}
+
+/**
+ * The owner of a rejected retirement asks to resubmit it (spec §4: rejected → pending). Amount,
+ * comments and files stay, so the form opens filled in; the next submission opens a new round.
+ */
+export async function requestRetirementEdit(
+  context: AppContext,
+  options: { actor: Actor; input: RetirementEditRequest },
+): Promise<RetirementResponse> {
+  const { actor, input } = options;
+  await context.db.transaction(async (tx) => {
+    const retirement = await lockReadable(tx, actor, input.id);
+    if (!canRequestRetirementEdit(actor, retirement))
+      throw new AppError('forbidden', 'Only the owner of a retirement can ask to resubmit it.');
+    if (retirement.status !== 'rejected')
+      throw new AppError('conflict', 'Only a rejected retirement can be resubmitted.');
+    await updateRetirement(tx, retirement.id, { status: 'pending', next_reviewer_role: null });
+  });
+  return publishChanged(context, { organizationId: actor.organization_id, id: input.id });
+}
+
+/**
+ * Whose retirements a list or download covers: `user` mode is one user's own (theirs, or any
+ * user's for an admin); the caller's own role is admin mode, every retirement of the organisation.
+ */
+function ownerFilter(actor: Actor, mode: string, userId: string): string | undefined {
+  if (mode === 'user') {
+    if (!canSeeUserRetirements(actor, userId))
+      throw new AppError('forbidden', 'You can only see your own retirements.');
+    return userId;
+  }
+  if (mode !== actor.role) {
+    throw new AppError(
+      'forbidden',
+      `Use user for your own retirements, or your own role (${actor.role}) for all of them.`,
+    );
+  }
+  if (!canListAllRetirements(actor)) {
+    throw new AppError(
+      'forbidden',
+      "Only admins can see everyone's retirements. Use user to see your own.",
+    );
+  }
+  return undefined;
+}
+
+/** A page of retirements, newest first: the caller's own (staff mode) or the organisation's (admin mode). */
+export async function listRetirements(
+  context: AppContext,
+  options: { actor: Actor; query: RetirementListQuery },
+): Promise<RetirementListResponse> {
+  const { actor, query } = options;
+  const { rows, total } = await listRetirementPage(context.db, {
+    organizationId: actor.organization_id,
+    ownerId: ownerFilter(actor, query.role, actor.id),
+    search: query.search || undefined,
+    status: query.status,
+    page: query.page,
+    perPage: query.per_page,
+  });
+  const data = rows.map(presentRetirementItem);
+  return { data, retirements: data, page: query.page, per_page: query.per_page, total };
+}
+
+/** A spreadsheet of retirements named after the user, streamed as it is written (spec §9). */
+export async function downloadRetirements(
+  context: AppContext,
+  options: { actor: Actor; mode: string; userId: string },
+): Promise<{ fileName: string; stream: Readable }> {
+  const { actor } = options;
+  const ownerId = ownerFilter(actor, options.mode, options.userId);
+  const user = options.userId === actor.id ? actor : await findUserById(context.db, options.userId);
+  if (!user || user.organization_id !== actor.organization_id)
+    throw new AppError('not_found', 'User not found.');
+  return {
+    fileName: `${user.fullname} retirements.xlsx`,
+    stream: retirementsWorkbook(context.db, { organizationId: actor.organization_id, ownerId }),
+  };
 }

@@ -1,6 +1,10 @@
+import { messages } from '@imprest/domain/messages.ts';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema.ts';
+import { buildBudget } from '../../../test/factories/budgets.ts';
+import { lockStateOf } from '../../../test/factories/locking.ts';
+import { requestBody, submit } from '../../../test/factories/requests.ts';
 import {
   auth,
   buildOrganization,
@@ -15,6 +19,9 @@ let staff: TestUser;
 let otherStaff: TestUser;
 let admin: TestUser;
 let outsider: TestUser;
+let finance: TestUser;
+let director: TestUser;
+let budgetCode: string;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -23,6 +30,13 @@ beforeAll(async () => {
   otherStaff = await buildUser(t.db, { organizationId });
   admin = await buildUser(t.db, { organizationId, role: 'admin' });
   outsider = await buildUser(t.db, { organizationId: await buildOrganization(t.db, 'Other') });
+  finance = await buildUser(t.db, {
+    organizationId,
+    role: 'finance_officer',
+    fullname: 'Chausiku Finance',
+  });
+  director = await buildUser(t.db, { organizationId, role: 'director', fullname: 'Eshe Director' });
+  budgetCode = (await buildBudget(t.db, { organizationId })).code;
 });
 
 function put(actor: TestUser, body: unknown) {
@@ -87,5 +101,127 @@ describe('PUT /users/settings', () => {
     const response = await put(staff, { user_id: staff.id, ...body });
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toMatch(/^Invalid input/);
+  });
+});
+
+function restrict(actor: TestUser | null, body: unknown) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/users/restrict',
+    headers: actor ? auth(actor) : {},
+    payload: body as object,
+  });
+}
+
+const lockOf = (user: TestUser) => lockStateOf(t.db, user);
+
+describe('POST /users/restrict', () => {
+  it('answers 401 without a token, whatever the body', async () => {
+    for (const body of [{ user_id: staff.id, lock_status: true }, { lock_status: 'yes' }, {}]) {
+      expect((await restrict(null, body)).statusCode).toBe(401);
+    }
+  });
+
+  it('refuses anyone without finance permission (403), changing nothing', async () => {
+    for (const actor of [staff, admin]) {
+      const response = await restrict(actor, { user_id: otherStaff.id, lock_status: true });
+      expect(response.statusCode).toBe(403);
+      expect(response.json().error).toBe('Only finance can restrict or unrestrict users.');
+    }
+    expect((await lockOf(otherStaff))?.is_locked).toBe(false);
+  });
+
+  it('hides users of other organisations and unknown ids (404)', async () => {
+    for (const userId of [outsider.id, '00000000-0000-4000-8000-000000000000']) {
+      const response = await restrict(finance, { user_id: userId, lock_status: true });
+      expect(response.statusCode).toBe(404);
+      expect(response.json().error).toBe('User not found.');
+    }
+    expect((await lockOf(outsider))?.is_locked).toBe(false);
+  });
+
+  it('refuses restricting oneself (400)', async () => {
+    const response = await restrict(finance, { user_id: finance.id, lock_status: true });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toBe('You cannot restrict or unrestrict your own account.');
+    expect((await lockOf(finance))?.is_locked).toBe(false);
+  });
+
+  it.each([
+    ['a missing lock_status', { lock_status: undefined }],
+    ['a lock_status that is not a boolean', { lock_status: 'true' }],
+    ['a user_id that is not a UUID', { user_id: 'abc' }],
+  ])('answers 400 for %s', async (_name, body) => {
+    const response = await restrict(finance, {
+      user_id: otherStaff.id,
+      lock_status: true,
+      ...body,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatch(/^Invalid input/);
+  });
+
+  it('locks a user with a reason and tells their sessions; the user may no longer submit requests, then unlocks', async () => {
+    const before = t.events.length;
+    const locked = await restrict(finance, { user_id: staff.id, lock_status: true });
+    expect(locked.statusCode).toBe(200);
+    expect(locked.json().user).toMatchObject({
+      id: staff.id,
+      is_locked: true,
+      lock_reason: 'Restricted by Chausiku Finance.',
+    });
+    expect(await lockOf(staff)).toMatchObject({ is_locked: true, locked_by: 'finance' });
+    expect((await lockOf(staff))?.locked_at).toBeInstanceOf(Date);
+    expect(t.events.slice(before)).toEqual([
+      {
+        organizationId: staff.organization_id,
+        event: 'update_user',
+        payload: { user_id: staff.id },
+      },
+    ]);
+
+    const refused = await submit(t.app, staff, requestBody(budgetCode));
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toBe(messages.lockedAccount);
+    // A locked user still signs in and reads (decisions §9).
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/users/validate-token',
+      headers: auth(staff),
+    });
+    expect(me.statusCode).toBe(200);
+    expect(me.json().user.is_locked).toBe(true);
+
+    const unlocked = await restrict(director, { user_id: staff.id, lock_status: false });
+    expect(unlocked.statusCode).toBe(200);
+    expect(unlocked.json().user).toMatchObject({ is_locked: false, lock_reason: null });
+    expect(await lockOf(staff)).toEqual({
+      is_locked: false,
+      locked_by: null,
+      lock_reason: null,
+      locked_at: null,
+    });
+    expect((await submit(t.app, staff, requestBody(budgetCode))).statusCode).toBe(201);
+  });
+
+  it('lets finance lift a lock the system set', async () => {
+    await t.db
+      .update(users)
+      .set({
+        is_locked: true,
+        locked_by: 'system',
+        lock_reason:
+          'Retirement of Travel (AP-2026-00001) is more than 30 days past its due date of 01/10/2026.',
+        locked_at: new Date(),
+      })
+      .where(eq(users.id, otherStaff.id));
+    const response = await restrict(finance, { user_id: otherStaff.id, lock_status: false });
+    expect(response.statusCode).toBe(200);
+    expect(await lockOf(otherStaff)).toEqual({
+      is_locked: false,
+      locked_by: null,
+      lock_reason: null,
+      locked_at: null,
+    });
   });
 });

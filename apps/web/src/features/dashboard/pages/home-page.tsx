@@ -10,11 +10,13 @@ import { paths } from '../../../paths.ts';
 import { usePendingRequests } from '../api/get-pending-requests.ts';
 import { useRecentRequests } from '../api/get-recent-requests.ts';
 import { useRequestSummary } from '../api/get-request-summary.ts';
+import { OutstandingRetirements } from '../components/outstanding-retirements.tsx';
 import { SummaryTiles } from '../components/summary-tiles.tsx';
 
 /**
  * Route /dashboard (spec §2 Home): summary tiles, the recent requests (the user's own in staff mode,
- * all the user may see in admin mode) and, for every role but staff, those waiting for the role.
+ * all the user may see in admin mode), the user's outstanding retirements and, for every role but
+ * staff, those waiting for the role.
  */
 export function HomePage() {
   const user = useCurrentUser();
@@ -33,6 +35,7 @@ export function HomePage() {
     isEnabled: hasPendingList,
   });
   const cardSize = isMobile ? 'small' : 'medium';
+  const outstanding = summary.data?.outstanding_retirements ?? [];
 
   function openRequest(request: RequestItemResponse) {
     void navigate(paths.dashboard.viewRequest.getHref(request.id));
@@ -48,6 +51,9 @@ export function HomePage() {
       <SummaryTiles user={user} summary={summary.data} isLoading={summary.isPending} />
       {summary.isError ? (
         <Alert type="warning" showIcon title="The request counts could not be loaded just now." />
+      ) : null}
+      {outstanding.length > 0 ? (
+        <OutstandingRetirements retirements={outstanding} cardSize={cardSize} />
       ) : null}
       {hasPendingList ? (
         <Card title="Requests Pending Your Review" size={cardSize} data-testid="pending-requests">

@@ -1,5 +1,5 @@
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
-import type { RequestStatus } from '@imprest/domain/enums.ts';
+import { retirementStatusLabels, type RequestStatus } from '@imprest/domain/enums.ts';
 import { firstPendingReview, isAwaitingReview } from '@imprest/domain/requests.ts';
 import { Steps, type StepsProps } from 'antd';
 import { formatDate, humanize } from '../../../lib/format.ts';
@@ -65,7 +65,7 @@ export function ApprovalProgress({ request }: ApprovalProgressProps) {
     const isCompleted = request.current_retirement.status === 'approved';
     items.push({
       title: 'Completed',
-      content: humanize(request.current_retirement.status),
+      content: retirementStatusLabels[request.current_retirement.status],
       status: isCompleted ? 'finish' : 'wait',
       icon: (
         <StatusIcon

@@ -3,6 +3,7 @@ import type { ReviewDecision } from '@imprest/domain/requests.ts';
 import { Alert, Button, Card, Flex, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useReviewRequest } from '../api/review-request.ts';
+import { OwnerStanding } from './owner-standing.tsx';
 
 /** Spec §8: a refused review. */
 const reviewFailed = 'Error! Failed to add review';
@@ -14,7 +15,10 @@ type ReviewPanelProps = {
   onReviewed: (request: RequestResponse) => void;
 };
 
-/** Spec §2: optional comments and Return for Edits, Reject or Accept, for the step's reviewer. */
+/**
+ * Spec §2: optional comments and Return for Edits, Reject or Accept, for the step's reviewer, with
+ * the requester's unretired total and oldest outstanding retirement beside them.
+ */
 export function ReviewPanel({ request, reviewId, onReviewed }: ReviewPanelProps) {
   const [comments, setComments] = useState('');
   const [decision, setDecision] = useState<ReviewDecision | null>(null);
@@ -28,6 +32,7 @@ export function ReviewPanel({ request, reviewId, onReviewed }: ReviewPanelProps)
   return (
     <Card title="Your review" className="no-print" data-testid="review-panel">
       <Flex vertical gap={12}>
+        <OwnerStanding request={request} />
         {review.isError ? (
           <Alert
             type="error"

@@ -1,8 +1,9 @@
 import { requestResponse, type RequestResponse } from '@imprest/domain/api/requests.ts';
-import { Alert, Button, Card, Result } from 'antd';
+import { Alert, Card } from 'antd';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { z } from 'zod';
+import { SuccessPanel } from '../../../components/success-panel.tsx';
 import { useCurrentUser } from '../../../lib/session.tsx';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { paths } from '../../../paths.ts';
@@ -38,30 +39,15 @@ function NewRequest() {
 
   if (submitted) {
     return (
-      <Card>
-        <Result
-          status="success"
-          title="Request successful"
-          subTitle="Your request has been submitted. We will notify you as it moves along the approval process."
-          extra={[
-            <Button
-              key="requests"
-              type="primary"
-              onClick={() => void navigate(paths.dashboard.requests.getHref(), { replace: true })}
-            >
-              View requests
-            </Button>,
-            <Button
-              key="request"
-              onClick={() =>
-                void navigate(paths.dashboard.request.getHref(submitted.id), { replace: true })
-              }
-            >
-              Open this request
-            </Button>,
-          ]}
-        />
-      </Card>
+      <SuccessPanel
+        title="Request successful"
+        subTitle="Your request has been submitted. We will notify you as it moves along the approval process."
+        secondary={{
+          label: 'Open this request',
+          onClick: () =>
+            void navigate(paths.dashboard.request.getHref(submitted.id), { replace: true }),
+        }}
+      />
     );
   }
 

@@ -1,14 +1,13 @@
 import { PrinterOutlined } from '@ant-design/icons';
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
-import { messages } from '@imprest/domain/messages.ts';
-import { isAdmin, isFinance } from '@imprest/domain/permissions.ts';
+import { isFinance } from '@imprest/domain/permissions.ts';
 import { canReview, firstPendingReview } from '@imprest/domain/requests.ts';
 import { Alert, Button, Card, Col, Flex, Result, Row, Skeleton, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { RequestLoadError } from '../../../components/request-load-error.tsx';
 import { StatusTag } from '../../../components/status-tag.tsx';
-import { isApiError } from '../../../lib/api-client.ts';
-import { formatAmount } from '../../../lib/format.ts';
+import { SuccessPanel } from '../../../components/success-panel.tsx';
 import { purposeLabels } from '../../../lib/request-labels.ts';
 import { useCurrentUser } from '../../../lib/session.tsx';
 import { useGoBack } from '../../../lib/use-go-back.ts';
@@ -18,8 +17,9 @@ import { useRequest } from '../api/get-request.ts';
 import { ApprovalProgress } from '../components/approval-progress.tsx';
 import { RequestDetails } from '../components/request-details.tsx';
 import { RequestRetirementButton } from '../components/request-retirement-button.tsx';
+import { RetirementLinkButton } from '../components/retirement-link-button.tsx';
 import { ReviewPanel } from '../components/review-panel.tsx';
-import { ReviewerCard } from '../components/reviewer-card.tsx';
+import { ReviewerCard } from '../../../components/reviewer-card.tsx';
 import { VersionSelector } from '../components/version-selector.tsx';
 import '../components/request-view.css';
 
@@ -51,44 +51,22 @@ function RequestView({ id }: { id: string }) {
   }
 
   if (query.isError || !request) {
-    const isMissing = isApiError(query.error, 400, 403, 404);
     return (
-      <Card>
-        <Result
-          status={isMissing ? '404' : 'error'}
-          title={isMissing ? messages.requestNotFound : 'The request could not be loaded.'}
-          subTitle={isMissing ? undefined : query.error?.message}
-          extra={
-            <Button type="primary" onClick={handleBack}>
-              Go Back
-            </Button>
-          }
-        />
-      </Card>
+      <RequestLoadError
+        error={query.error}
+        failedTitle="The request could not be loaded."
+        onBack={handleBack}
+      />
     );
   }
 
   if (outcome === 'reviewed') {
     return (
-      <Card>
-        <Result
-          status="success"
-          title="Review Successful"
-          subTitle={`Your review of ${request.request_owner_name}'s request has been recorded.`}
-          extra={[
-            <Button
-              key="requests"
-              type="primary"
-              onClick={() => void navigate(paths.dashboard.requests.getHref(), { replace: true })}
-            >
-              View requests
-            </Button>,
-            <Button key="request" onClick={() => setOutcome(null)}>
-              Back to the request
-            </Button>,
-          ]}
-        />
-      </Card>
+      <SuccessPanel
+        title="Review Successful"
+        subTitle={`Your review of ${request.request_owner_name}'s request has been recorded.`}
+        secondary={{ label: 'Back to the request', onClick: () => setOutcome(null) }}
+      />
     );
   }
 
@@ -149,9 +127,9 @@ function RequestContent({
   const user = useCurrentUser();
   const navigate = useNavigate();
   const isOwner = request.request_owner_id === user.id;
-  // Spec §4 view modes: history (an older version), admin (someone else's, with admin permission).
+  // Spec §4 view modes: history (an older version); admin needs no flag of its own here, since
+  // the review controls follow canReview (the step's role, never the owner).
   const isHistory = !request.is_latest;
-  const isAdminView = isAdmin(user.role) && !isOwner;
   const pendingReview = firstPendingReview(request.reviews);
   const isReviewer =
     !isHistory &&
@@ -164,6 +142,7 @@ function RequestContent({
     !isHistory &&
     request.current_status === 'approved' &&
     !request.current_retirement;
+  const hasRetirement = !isHistory && Boolean(request.current_retirement);
   const pastReviews = [...request.reviews]
     .filter((review) => review.status !== 'pending')
     .sort((a, b) => a.step - b.step);
@@ -223,18 +202,6 @@ function RequestContent({
         </Card>
       ) : null}
 
-      {isAdminView && !isHistory ? (
-        <Alert
-          type="info"
-          showIcon
-          title={`Unretired approved requests of ${request.request_owner_name}: ${formatAmount(
-            request.owner_unretired_total,
-            'tzs',
-          )}`}
-          data-testid="owner-unretired-total"
-        />
-      ) : null}
-
       <Card size={isMobile ? 'small' : 'medium'} title="Request details">
         <RequestDetails request={request} />
       </Card>
@@ -257,13 +224,14 @@ function RequestContent({
         />
       ) : null}
 
-      {canEdit || canRequestRetirement ? (
+      {canEdit || canRequestRetirement || hasRetirement ? (
         <Flex gap={12} wrap justify="flex-end" className="no-print">
           {canEdit ? (
             <Button type="primary" onClick={handleEdit}>
               Edit
             </Button>
           ) : null}
+          {hasRetirement ? <RetirementLinkButton request={request} isOwner={isOwner} /> : null}
           {canRequestRetirement ? (
             <RequestRetirementButton
               requestId={request.id}

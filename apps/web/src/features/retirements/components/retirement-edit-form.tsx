@@ -1,0 +1,164 @@
+import type { RequestResponse } from '@imprest/domain/api/requests.ts';
+import type { RetirementResponse } from '@imprest/domain/api/retirements.ts';
+import { parseRetirementAmount } from '@imprest/domain/retirements.ts';
+import { Alert, Button, Col, Flex, Form, Input, Row, Typography } from 'antd';
+import { useState } from 'react';
+import { AmountInput, formatTypedAmount } from '../../../components/amount-input.tsx';
+import { FileUploadArea } from '../../../components/files/components/file-upload-area.tsx';
+import { formatAmount } from '../../../lib/format.ts';
+import { currencyLabel } from '../../../lib/request-labels.ts';
+import { useSubmitRetirement } from '../api/submit-retirement.ts';
+import { costCodeText, retirementFieldLabels as labels } from './retirement-fields.ts';
+
+/** Spec §2 Retirement form, edit mode. */
+const documentsBanner = 'To complete your request you are expected to add the retirement documents';
+
+type RetirementFormValues = {
+  name: string;
+  amountReceived: string;
+  /** As typed, with thousands separators; commas are removed and empty counts as 0 (spec §5). */
+  amount?: string;
+  costCode: string;
+  comments?: string;
+  /** Stored names of the uploaded receipts (spec §3 file_paths). */
+  filePaths: string[];
+};
+
+/** The form's values: a resubmission starts from what was submitted before (spec §4). */
+function initialValues(request: RequestResponse, retirement: RetirementResponse) {
+  return {
+    name: retirement.name,
+    amountReceived: formatAmount(retirement.amountReceived, retirement.amount_currency),
+    amount:
+      retirement.amount_spent === null
+        ? undefined
+        : formatTypedAmount(String(retirement.amount_spent)),
+    costCode: costCodeText(request),
+    comments: retirement.comments ?? undefined,
+    filePaths: [...retirement.file_paths],
+  } satisfies RetirementFormValues;
+}
+
+type RetirementEditFormProps = {
+  request: RequestResponse;
+  retirement: RetirementResponse;
+  onSubmitted: () => void;
+};
+
+/**
+ * The owner's retirement form (spec §2 edit mode, §5): the total spent, comments for the reviewers
+ * and the receipts, which upload as they are chosen so the retirement names them once stored.
+ */
+export function RetirementEditForm({ request, retirement, onSubmitted }: RetirementEditFormProps) {
+  const [form] = Form.useForm<RetirementFormValues>();
+  const submit = useSubmitRetirement({ onSubmitted });
+  const [isUploading, setIsUploading] = useState(false);
+
+  function handleFinish(values: RetirementFormValues) {
+    // Spec §5: files are uploaded first; the retirement names them once they are stored.
+    if (isUploading) return;
+    submit.mutate({
+      id: retirement.id,
+      amount_spent: parseRetirementAmount(values.amount ?? ''),
+      amount_currency: retirement.amount_currency,
+      comments: values.comments?.trim() ?? '',
+      file_paths: values.filePaths,
+    });
+  }
+
+  const half = { xs: 24, md: 12 };
+
+  return (
+    <Form<RetirementFormValues>
+      form={form}
+      layout="vertical"
+      initialValues={initialValues(request, retirement)}
+      onFinish={handleFinish}
+      disabled={submit.isPending}
+      scrollToFirstError
+      data-testid="retirement-form"
+    >
+      <Alert
+        type="info"
+        showIcon
+        title={documentsBanner}
+        style={{ marginBottom: 16 }}
+        data-testid="retirement-documents-banner"
+      />
+      {submit.isError ? (
+        <Alert
+          type="error"
+          showIcon
+          title="The retirement could not be submitted."
+          description={submit.error.message}
+          style={{ marginBottom: 16 }}
+          data-testid="retirement-submit-error"
+        />
+      ) : null}
+      <Row gutter={16}>
+        <Col {...half}>
+          <Form.Item label={labels.name} name="name">
+            <Input readOnly variant="filled" />
+          </Form.Item>
+        </Col>
+        <Col {...half}>
+          <Form.Item label={labels.costCode} name="costCode">
+            <Input readOnly variant="filled" />
+          </Form.Item>
+        </Col>
+        <Col {...half}>
+          <Form.Item label={labels.amountReceived} name="amountReceived">
+            <Input readOnly variant="filled" />
+          </Form.Item>
+        </Col>
+        <Col {...half}>
+          <Form.Item
+            label={labels.amount}
+            name="amount"
+            rules={[
+              {
+                validator: async (_rule, value: string | undefined) => {
+                  if (Number.isNaN(parseRetirementAmount(value ?? '')))
+                    throw new Error('Enter the amount spent, e.g. 1,250,000');
+                },
+              },
+            ]}
+            extra="Leave empty if nothing was spent."
+          >
+            <AmountInput
+              placeholder="0"
+              aria-label={labels.amount}
+              prefix={currencyLabel(retirement.amount_currency)}
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={24}>
+          <Form.Item label={labels.comments} name="comments">
+            <Input.TextArea rows={3} maxLength={5000} showCount />
+          </Form.Item>
+        </Col>
+        <Col xs={24}>
+          <Form.Item label={labels.documents} name="filePaths">
+            <FileUploadArea disabled={submit.isPending} onUploadingChange={setIsUploading} />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Flex gap={12} justify="flex-end" align="center" wrap>
+        {isUploading ? (
+          <Typography.Text type="secondary" data-testid="uploads-pending">
+            Waiting for the files to finish uploading…
+          </Typography.Text>
+        ) : null}
+        <Button
+          type="primary"
+          htmlType="submit"
+          loading={submit.isPending}
+          disabled={isUploading && !submit.isPending}
+          data-testid="submit-retirement"
+        >
+          Submit Retirement
+        </Button>
+      </Flex>
+    </Form>
+  );
+}

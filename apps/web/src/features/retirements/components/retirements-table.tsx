@@ -1,0 +1,114 @@
+import type { RetirementItemResponse } from '@imprest/domain/api/retirements.ts';
+import { Button, Table, Typography, type TableColumnsType, type TablePaginationConfig } from 'antd';
+import dayjs from 'dayjs';
+import { formatAmount, formatDate } from '../../../lib/format.ts';
+import { purposeLabel } from '../../../lib/request-labels.ts';
+import { useIsMobile } from '../../../lib/use-media-query.ts';
+import { RetirementStatusTag } from './retirement-status-tag.tsx';
+
+type RetirementsTableProps = {
+  retirements: RetirementItemResponse[];
+  isLoading: boolean;
+  pagination: TablePaginationConfig | false;
+  /** The action button, and a row click on mobile (spec §2 Tables in general). */
+  onOpen: (retirement: RetirementItemResponse) => void;
+};
+
+/** The retirement date column: when it was submitted, or before that the date it is due by. */
+function RetirementDate({ retirement }: { retirement: RetirementItemResponse }) {
+  if (retirement.retirement_date) return <>{formatDate(retirement.retirement_date)}</>;
+  // YYYY-MM-DD texts compare in calendar order.
+  const isPastDue = retirement.due_date < dayjs().format('YYYY-MM-DD');
+  return (
+    <Typography.Text type={isPastDue ? 'danger' : 'secondary'} data-testid="retirement-due">
+      Due {formatDate(retirement.due_date)}
+    </Typography.Text>
+  );
+}
+
+/**
+ * The retirements table of spec §2: name, purpose, retirement date, amount requested, amount
+ * spent, status and an action. Narrow phones keep name, amount spent and status.
+ */
+export function RetirementsTable({
+  retirements,
+  isLoading,
+  pagination,
+  onOpen,
+}: RetirementsTableProps) {
+  const isMobile = useIsMobile();
+
+  const columns: TableColumnsType<RetirementItemResponse> = [
+    { title: 'NAME', dataIndex: 'name', key: 'name', ellipsis: true },
+    {
+      title: 'PURPOSE',
+      dataIndex: 'purpose',
+      key: 'purpose',
+      responsive: ['sm'],
+      render: (purpose: string) => purposeLabel(purpose),
+    },
+    {
+      title: 'RETIREMENT DATE',
+      key: 'retirement_date',
+      responsive: ['md'],
+      render: (_value, retirement) => <RetirementDate retirement={retirement} />,
+    },
+    {
+      title: 'AMOUNT REQUESTED',
+      key: 'amount_requested',
+      align: 'right',
+      responsive: ['lg'],
+      render: (_value, retirement) =>
+        formatAmount(retirement.amount_requested, retirement.amount_currency),
+    },
+    {
+      title: 'AMOUNT SPENT',
+      key: 'amount_spent',
+      align: 'right',
+      render: (_value, retirement) =>
+        retirement.amount_spent === null
+          ? '—'
+          : formatAmount(retirement.amount_spent, retirement.amount_currency),
+    },
+    {
+      title: 'STATUS',
+      dataIndex: 'status',
+      key: 'status',
+      render: (_value, retirement) => <RetirementStatusTag status={retirement.status} />,
+    },
+    {
+      title: <span className="sr-only">Action</span>,
+      key: 'action',
+      responsive: ['md'],
+      render: (_value, retirement) => (
+        <Button
+          size="small"
+          onClick={(event) => {
+            event.stopPropagation();
+            onOpen(retirement);
+          }}
+        >
+          View
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <Table<RetirementItemResponse>
+      rowKey="id"
+      columns={columns}
+      dataSource={retirements}
+      loading={isLoading}
+      size={isMobile ? 'small' : 'middle'}
+      scroll={{ x: 'max-content' }}
+      locale={{ emptyText: 'No retirements found!' }}
+      pagination={pagination}
+      onRow={(retirement) => ({
+        onClick: isMobile ? () => onOpen(retirement) : undefined,
+        style: isMobile ? { cursor: 'pointer' } : undefined,
+        'data-testid': 'retirement-row',
+      })}
+    />
+  );
+}

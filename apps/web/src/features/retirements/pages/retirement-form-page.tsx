@@ -1,0 +1,204 @@
+import type { RequestResponse } from '@imprest/domain/api/requests.ts';
+import type { RetirementResponse } from '@imprest/domain/api/retirements.ts';
+import { retirementStatusLabels } from '@imprest/domain/enums.ts';
+import { firstPendingReview } from '@imprest/domain/requests.ts';
+import { retirementFormMode } from '@imprest/domain/retirements.ts';
+import type { UserResponse } from '@imprest/domain/api/users.ts';
+import { Button, Card, Flex, Result, Skeleton, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { RequestLoadError } from '../../../components/request-load-error.tsx';
+import { SuccessPanel } from '../../../components/success-panel.tsx';
+import { purposeLabels } from '../../../lib/request-labels.ts';
+import { useCurrentUser } from '../../../lib/session.tsx';
+import { useGoBack } from '../../../lib/use-go-back.ts';
+import { useIsMobile } from '../../../lib/use-media-query.ts';
+import { paths } from '../../../paths.ts';
+import { useRetirementRequest } from '../api/get-retirement-request.ts';
+import { ResubmitRetirementButton } from '../components/resubmit-retirement-button.tsx';
+import { RetirementDetails } from '../components/retirement-details.tsx';
+import { RetirementEditForm } from '../components/retirement-edit-form.tsx';
+import { RetirementReviewPanel } from '../components/retirement-review-panel.tsx';
+import { RetirementReviews } from '../components/retirement-reviews.tsx';
+import { RetirementStatusTag } from '../components/retirement-status-tag.tsx';
+import { RetirementWarningBanner } from '../components/retirement-warning-banner.tsx';
+
+type Outcome = 'submitted' | 'reviewed' | null;
+
+/** Spec §2 success panels of the retirement form. */
+const successPanels = {
+  submitted: {
+    title: 'Retirement Request successful!',
+    subTitle:
+      'Your retirement request has been successfully submitted. We will notify you as your request moves along the approval process.',
+  },
+  reviewed: {
+    title: 'Retirement Review successful!',
+    subTitle: 'Your review to the retirement request has been successfully submitted.',
+  },
+} as const;
+
+/** Route /dashboard/retirements/{requestId}: the retirement form of a request (spec §2). */
+export function RetirementFormPage() {
+  const { id = '' } = useParams();
+  // A new id starts afresh: no success panel.
+  return <RetirementFormView key={id} requestId={id} />;
+}
+
+function RetirementFormView({ requestId }: { requestId: string }) {
+  const navigate = useNavigate();
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const query = useRetirementRequest(requestId);
+  const handleBack = useGoBack(paths.dashboard.retirements.getHref());
+  const request = query.data;
+
+  if (query.isPending) {
+    return (
+      <Card data-testid="retirement-loading">
+        <Skeleton active paragraph={{ rows: 8 }} />
+      </Card>
+    );
+  }
+
+  if (query.isError || !request) {
+    return (
+      <RequestLoadError
+        error={query.error}
+        failedTitle="The retirement could not be loaded."
+        onBack={handleBack}
+      />
+    );
+  }
+
+  if (outcome) {
+    return (
+      <SuccessPanel
+        title={successPanels[outcome].title}
+        subTitle={successPanels[outcome].subTitle}
+        secondary={{ label: 'Back to the retirement', onClick: () => setOutcome(null) }}
+      />
+    );
+  }
+
+  const retirement = request.current_retirement;
+  if (!retirement) {
+    return (
+      <Card>
+        <Result
+          status="info"
+          title="This request has no retirement yet."
+          subTitle="Finance starts the retirement once the request is approved."
+          extra={
+            <Button
+              type="primary"
+              onClick={() => void navigate(paths.dashboard.request.getHref(request.id))}
+            >
+              View Request
+            </Button>
+          }
+        />
+      </Card>
+    );
+  }
+
+  return (
+    <RetirementContent
+      request={request}
+      retirement={retirement}
+      onBack={handleBack}
+      onOutcome={setOutcome}
+    />
+  );
+}
+
+/**
+ * The review this user answers now, if any (spec §2, §4): the first pending step of the latest
+ * submission of an on_progress retirement, when it is the user's role and the user has not
+ * answered a step of that submission already. The owner never reviews (admin mode excludes them).
+ */
+function reviewToAnswer(retirement: RetirementResponse, user: UserResponse) {
+  if (retirement.status !== 'on_progress') return undefined;
+  const round = Math.max(0, ...retirement.reviews.map((review) => review.round));
+  const current = retirement.reviews.filter((review) => review.round === round);
+  const hasReviewed = current.some(
+    (review) => review.status !== 'pending' && review.reviewer_id === user.id,
+  );
+  const pending = firstPendingReview(current);
+  return !hasReviewed && pending?.reviewer_role === user.role ? pending : undefined;
+}
+
+type RetirementContentProps = {
+  request: RequestResponse;
+  retirement: RetirementResponse;
+  onBack: () => void;
+  onOutcome: (outcome: Outcome) => void;
+};
+
+function RetirementContent({ request, retirement, onBack, onOutcome }: RetirementContentProps) {
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const isMobile = useIsMobile();
+  const isOwner = retirement.retirement_owner_id === user.id;
+  const mode = retirementFormMode({ role: user.role, isOwner, status: retirement.status });
+  const pendingReview = mode === 'admin' ? reviewToAnswer(retirement, user) : undefined;
+  const canResubmit = isOwner && retirement.status === 'rejected';
+
+  return (
+    <Flex vertical gap={16} data-testid="retirement-view" data-mode={mode}>
+      <Card size={isMobile ? 'small' : 'medium'}>
+        <Flex justify="space-between" align="flex-start" gap={12} wrap>
+          <Flex vertical gap={4} style={{ minWidth: 0 }}>
+            <Flex align="center" gap={8} wrap>
+              <Typography.Title level={2} style={{ margin: 0, fontSize: isMobile ? 20 : 24 }}>
+                Retirement Form
+              </Typography.Title>
+              <Tag color="blue">{purposeLabels[request.purpose]}</Tag>
+              <RetirementStatusTag status={retirement.status} />
+            </Flex>
+            <Typography.Text data-testid="retirement-status">
+              Status: {retirementStatusLabels[retirement.status]}
+            </Typography.Text>
+            <Typography.Text type="secondary">
+              {retirement.name}
+              {request.approval_number ? ` · ${request.approval_number}` : ''}
+            </Typography.Text>
+          </Flex>
+          <Flex gap={8} wrap>
+            <Button onClick={() => void navigate(paths.dashboard.request.getHref(request.id))}>
+              View Request
+            </Button>
+            <Button onClick={onBack}>Back</Button>
+          </Flex>
+        </Flex>
+      </Card>
+
+      <RetirementWarningBanner retirement={retirement} />
+
+      {mode === 'edit' ? (
+        <Card size={isMobile ? 'small' : 'medium'}>
+          <RetirementEditForm
+            request={request}
+            retirement={retirement}
+            onSubmitted={() => onOutcome('submitted')}
+          />
+        </Card>
+      ) : (
+        <Card size={isMobile ? 'small' : 'medium'} title="Retirement details">
+          <RetirementDetails request={request} retirement={retirement} />
+        </Card>
+      )}
+
+      <RetirementReviews reviews={retirement.reviews} />
+
+      {pendingReview ? (
+        <RetirementReviewPanel
+          retirement={retirement}
+          reviewId={pendingReview.id}
+          onReviewed={() => onOutcome('reviewed')}
+        />
+      ) : null}
+
+      {canResubmit ? <ResubmitRetirementButton retirementId={retirement.id} /> : null}
+    </Flex>
+  );
+}

@@ -1,0 +1,441 @@
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { retirementWarningMessages } from '@imprest/domain/retirements.ts';
+import {
+  apiToken,
+  choose,
+  createRequest,
+  desktop,
+  expectNoSidewaysScroll,
+  minimalPdf,
+  onePixelPng,
+  pageOf,
+  phone,
+  shot,
+  signIn,
+} from './support.ts';
+
+// The organisation's calendar (decisions §1) decides "today"; the browser follows it.
+test.use({ timezoneId: 'Africa/Dar_es_Salaam' });
+
+/** Spec §2 Retirement form texts, verbatim. */
+const texts = {
+  documentsBanner: 'To complete your request you are expected to add the retirement documents',
+  submitted: 'Retirement Request successful!',
+  submittedDetail:
+    'Your retirement request has been successfully submitted. We will notify you as your request moves along the approval process.',
+  reviewed: 'Retirement Review successful!',
+  reviewedDetail: 'Your review to the retirement request has been successfully submitted.',
+};
+
+type ApiRequestView = {
+  approval_number: string | null;
+  reviews: { id: string; step: number; status: string }[];
+  current_retirement: {
+    id: string;
+    status: string;
+    reviews: { id: string; round: number; step: number; status: string }[];
+  } | null;
+};
+
+async function readRequest(
+  request: APIRequestContext,
+  token: string,
+  id: string,
+): Promise<ApiRequestView> {
+  const response = await request.get(`/api/v1/requests/request/${id}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()) as ApiRequestView;
+}
+
+/** Finance, then the secretary, approve a request through the API; returns its approval number. */
+async function approveThroughApi(request: APIRequestContext, id: string): Promise<string> {
+  for (const email of ['finance@example.com', 'secretary@example.com']) {
+    const token = await apiToken(request, email);
+    const current = await readRequest(request, token, id);
+    const pending = current.reviews
+      .filter((review) => review.status === 'pending')
+      .sort((a, b) => a.step - b.step)[0];
+    const response = await request.put('/api/v1/reviews', {
+      headers: { Authorization: `Bearer ${token}` },
+      data: { id: pending?.id, request_id: id, status: 'approved', comments: '' },
+    });
+    expect(response.status(), await response.text()).toBe(200);
+  }
+  const approved = await readRequest(request, await apiToken(request, 'staff@example.com'), id);
+  expect(approved.approval_number).toBeTruthy();
+  return approved.approval_number ?? '';
+}
+
+/** Finance attaches a retirement to an approved request through the API. */
+async function attachThroughApi(request: APIRequestContext, id: string): Promise<void> {
+  const token = await apiToken(request, 'finance@example.com');
+  const response = await request.post('/api/v1/retirement/attach-retirement', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { id },
+  });
+  expect(response.status(), await response.text()).toBeLessThan(300);
+}
+
+/** The owner submits the retirement of a request through the API. */
+async function submitThroughApi(
+  request: APIRequestContext,
+  id: string,
+  amountSpent: number,
+): Promise<void> {
+  const token = await apiToken(request, 'staff@example.com');
+  const current = await readRequest(request, token, id);
+  const response = await request.post('/api/v1/retirement/user-submit', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: {
+      id: current.current_retirement?.id,
+      amount_spent: amountSpent,
+      amount_currency: 'tzs',
+      comments: 'Receipts kept by the office.',
+      file_paths: [],
+    },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+/** A request of staff@example.com, approved and with a pending retirement; its approval number. */
+async function retirementAwaitingOwner(
+  request: APIRequestContext,
+  overrides: Parameters<typeof createRequest>[1],
+): Promise<{ id: string; approvalNumber: string }> {
+  const id = await createRequest(request, overrides);
+  const approvalNumber = await approveThroughApi(request, id);
+  await attachThroughApi(request, id);
+  return { id, approvalNumber };
+}
+
+/** The Remaining Balance panel of a budget, as a number. */
+async function remainingBalance(page: Page, code: string): Promise<number> {
+  await page.goto(`/dashboard/budget/${code}`);
+  const panel = page.getByTestId('panel-balance');
+  await expect(panel).toContainText('TZS');
+  const text = await panel.innerText();
+  const amount = /TZS\s+(-?[\d,.]+)/.exec(text)?.[1] ?? '';
+  expect(amount).not.toBe('');
+  return Number(amount.replace(/,/g, ''));
+}
+
+function retirementStep(page: Page, title: string): Locator {
+  return page
+    .getByTestId('approval-progress')
+    .locator('.ant-steps-item')
+    .filter({ has: page.getByText(title, { exact: true }) });
+}
+
+/** Opens a retirement form as a reviewer and answers it; lands on the success panel. */
+async function reviewRetirement(
+  page: Page,
+  id: string,
+  decision: 'Accept' | 'Reject',
+  comments = '',
+): Promise<void> {
+  await page.goto(`/dashboard/retirements/${id}`);
+  const panel = page.getByTestId('retirement-review-panel');
+  await expect(panel).toBeVisible();
+  if (comments) await panel.getByLabel('Review Comments').fill(comments);
+  await panel.getByRole('button', { name: decision }).click();
+  await expect(page.getByText(texts.reviewed, { exact: true })).toBeVisible();
+  await expect(page.getByText(texts.reviewedDetail, { exact: true })).toBeVisible();
+}
+
+test('the owner retires a request with receipts; finance marks the change returned; the budget gets it back', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const finance = await pageOf(browser, 'finance@example.com');
+  const before = await remainingBalance(finance, '6105');
+
+  const id = await createRequest(request, { amount_requested: 2_000_000 });
+  // Finance reviews in the browser and sees the requester's standing beside the decision.
+  await finance.goto(`/dashboard/requests/${id}`);
+  const standing = finance.getByTestId('owner-unretired-total');
+  await expect(standing).toContainText('Unretired approved requests of Asha Staff: TZS');
+  // The demo owner has a retirement 20 days past due (apps/server/src/demo).
+  await expect(standing.getByTestId('owner-oldest-due-date')).toContainText('Overdue');
+  await finance.getByTestId('review-panel').getByRole('button', { name: 'Accept' }).click();
+  await expect(finance.getByText('Review Successful')).toBeVisible();
+  const secretaryToken = await apiToken(request, 'secretary@example.com');
+  const afterFinance = await readRequest(request, secretaryToken, id);
+  const secretaryStep = afterFinance.reviews.find((review) => review.status === 'pending');
+  const secretaryReview = await request.put('/api/v1/reviews', {
+    headers: { Authorization: `Bearer ${secretaryToken}` },
+    data: { id: secretaryStep?.id, request_id: id, status: 'approved', comments: '' },
+  });
+  expect(secretaryReview.status()).toBe(200);
+
+  // Spec §9 / decisions §3: the approved request holds its amount on the budget.
+  expect(await remainingBalance(finance, '6105')).toBe(before - 2_000_000);
+
+  await finance.goto(`/dashboard/requests/${id}`);
+  await finance.getByRole('button', { name: 'Request Retirement' }).click();
+  await expect(finance.getByText('Successful Retirement Request')).toBeVisible();
+
+  // The owner opens the retirement form from the request view.
+  await page.setViewportSize(desktop);
+  await signIn(page, 'staff@example.com');
+  await page.goto(`/dashboard/requests/${id}`);
+  await expect(retirementStep(page, 'Completed')).toContainText('Not Submitted');
+  await page.getByRole('button', { name: 'Submit Retirement' }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/retirements/${id}$`));
+  await expect(page.getByTestId('page-title')).toHaveText('Retirement');
+  await expect(page.getByText('Retirement Form', { exact: true })).toBeVisible();
+  await expect(page.getByText('Status: Not Submitted', { exact: true })).toBeVisible();
+  await expect(page.getByText(texts.documentsBanner, { exact: true })).toBeVisible();
+  // Due 14 days after the expenditure date, which is still ahead: the mildest warning.
+  await expect(page.getByTestId('retirement-warning')).toContainText(
+    retirementWarningMessages.beforeGracePeriod,
+  );
+  const form = page.getByTestId('retirement-form');
+  await expect(form.getByLabel('Name', { exact: true })).toHaveValue('Asha Staff');
+  await expect(form.getByLabel('Amount Received')).toHaveValue('TZS 2,000,000');
+  await expect(form.getByLabel('Cost Code')).toHaveValue(/^6105 - /);
+
+  const amount = form.getByLabel('Total Amount Spent');
+  await amount.fill('1500000');
+  await expect(amount).toHaveValue('1,500,000');
+  await form.getByLabel('Comments').fill('Bus fares and two nights; change returned in cash.');
+  const area = page.getByTestId('file-upload-area');
+  await area.locator('input[type="file"]').setInputFiles([
+    { name: 'fuel-receipt.pdf', mimeType: 'application/pdf', buffer: minimalPdf() },
+    { name: 'hotel-receipt.png', mimeType: 'image/png', buffer: onePixelPng },
+  ]);
+  await expect(area.getByTestId('file-chip')).toHaveCount(2);
+  await expect(area.locator('[aria-busy="true"]')).toHaveCount(0);
+  await shot(page, 'retirement-form-edit-1280');
+  await page.setViewportSize(phone);
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'retirement-form-edit-375');
+  await page.setViewportSize(desktop);
+
+  await page.getByRole('button', { name: 'Submit Retirement' }).click();
+  await expect(page.getByText(texts.submitted, { exact: true })).toBeVisible();
+  await expect(page.getByText(texts.submittedDetail, { exact: true })).toBeVisible();
+  await shot(page, 'retirement-submitted-1280');
+  await page.getByRole('button', { name: 'Back to the retirement' }).click();
+
+  // Preview: the values and the receipts, which open in the preview dialog.
+  await expect(page.getByText('Status: Under Review', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('retirement-view')).toHaveAttribute('data-mode', 'preview');
+  await expect(page.getByTestId('retirement-warning')).toHaveCount(0);
+  await expect(page.getByTestId('amount-spent')).toHaveText('TZS 1,500,000');
+  await page
+    .getByTestId('attachment-list')
+    .getByRole('button', { name: 'hotel-receipt.png', exact: true })
+    .click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('img', { name: 'hotel-receipt.png' })).toBeVisible();
+  await page.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await shot(page, 'retirement-form-preview-1280');
+  await page.setViewportSize(phone);
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'retirement-form-preview-375');
+  await page.setViewportSize(desktop);
+
+  // Finance reviews it: 500,000 was not spent.
+  await finance.goto(`/dashboard/retirements/${id}`);
+  await expect(finance.getByTestId('retirement-view')).toHaveAttribute('data-mode', 'admin');
+  // Spec §2: 'Cash Returned (currency amount)', the amount being what was not spent.
+  const cash = finance.getByRole('checkbox', { name: 'Cash Returned (TZS 500,000)', exact: true });
+  await expect(cash).toBeVisible();
+  await expect(finance.getByRole('button', { name: 'Request to Resubmit' })).toHaveCount(0);
+  await shot(finance, 'retirement-form-admin-1280');
+  await finance.setViewportSize(phone);
+  await expectNoSidewaysScroll(finance);
+  await shot(finance, 'retirement-form-admin-375');
+  await finance.setViewportSize(desktop);
+  await cash.check();
+  await finance
+    .getByTestId('retirement-review-panel')
+    .getByLabel('Review Comments')
+    .fill('Receipts match; the change is back in the cash box.');
+  await finance.getByRole('button', { name: 'Accept' }).click();
+  await expect(finance.getByText(texts.reviewed, { exact: true })).toBeVisible();
+  await finance.getByRole('button', { name: 'View requests' }).click();
+  await expect(finance).toHaveURL(/\/dashboard\/requests$/);
+
+  // Finance has answered: no second review from them.
+  await finance.goto(`/dashboard/retirements/${id}`);
+  await expect(
+    finance.getByText('Receipts match; the change is back in the cash box.'),
+  ).toBeVisible();
+  await expect(finance.getByTestId('retirement-review-panel')).toHaveCount(0);
+
+  const secretary = await pageOf(browser, 'secretary@example.com');
+  await reviewRetirement(secretary, id, 'Accept');
+
+  // The request is completed.
+  await page.goto(`/dashboard/requests/${id}`);
+  await expect(retirementStep(page, 'Completed')).toContainText('Approved');
+  await page.getByRole('button', { name: 'View Retirement' }).click();
+  await expect(page.getByText('Status: Approved', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('funds-returned')).toBeVisible();
+  await expect(page.getByTestId('reviewer-card')).toHaveCount(2);
+
+  // The budget gets back what was not spent.
+  expect(await remainingBalance(finance, '6105')).toBe(before - 1_500_000);
+
+  await finance.context().close();
+  await secretary.context().close();
+});
+
+test('a rejected retirement is reopened by its owner, edited and submitted again', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const { id } = await retirementAwaitingOwner(request, {
+    purpose: 'meals',
+    mode_of_service: 'catering',
+    amount_requested: 800_000,
+  });
+  await submitThroughApi(request, id, 800_000);
+
+  const finance = await pageOf(browser, 'finance@example.com');
+  await finance.goto(`/dashboard/retirements/${id}`);
+  // Everything was spent: no cash to mark as returned.
+  await expect(finance.getByTestId('retirement-review-panel')).toBeVisible();
+  await expect(finance.getByRole('checkbox', { name: /Cash Returned/ })).toHaveCount(0);
+  await reviewRetirement(finance, id, 'Reject', 'The catering invoice is missing.');
+
+  await page.setViewportSize(desktop);
+  await signIn(page, 'staff@example.com');
+  await page.goto(`/dashboard/retirements/${id}`);
+  await expect(page.getByText('Status: Rejected', { exact: true })).toBeVisible();
+  await expect(page.getByText('The catering invoice is missing.')).toBeVisible();
+  await expect(page.getByTestId('retirement-warning')).toHaveCount(0);
+  await shot(page, 'retirement-form-rejected-1280');
+  // Only the owner may ask to resubmit.
+  await finance.goto(`/dashboard/retirements/${id}`);
+  await expect(finance.getByText('Status: Rejected', { exact: true })).toBeVisible();
+  await expect(finance.getByRole('button', { name: 'Request to Resubmit' })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Request to Resubmit' }).click();
+  await expect(page.getByText('Status: Not Submitted', { exact: true })).toBeVisible();
+  const form = page.getByTestId('retirement-form');
+  const amount = form.getByLabel('Total Amount Spent');
+  await expect(amount).toHaveValue('800,000');
+  await expect(form.getByLabel('Comments')).toHaveValue('Receipts kept by the office.');
+  await amount.fill('750000');
+  await page.getByRole('button', { name: 'Submit Retirement' }).click();
+  await expect(page.getByText(texts.submitted, { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Back to the retirement' }).click();
+  await expect(page.getByText('Status: Under Review', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('amount-spent')).toHaveText('TZS 750,000');
+  // The first submission's rejection stays on record.
+  await expect(page.getByText('The catering invoice is missing.')).toBeVisible();
+
+  // The second submission waits for finance again, now with 50,000 to return.
+  await finance.goto(`/dashboard/retirements/${id}`);
+  await expect(finance.getByTestId('retirement-review-panel')).toBeVisible();
+  await expect(
+    finance.getByRole('checkbox', { name: 'Cash Returned (TZS 50,000)', exact: true }),
+  ).toBeVisible();
+  await finance.context().close();
+});
+
+test('the retirements list: search, status filter, staff and admin mode, at 375 and 1280 px', async ({
+  page,
+  request,
+}) => {
+  const kits = await retirementAwaitingOwner(request, {
+    purpose: 'kits',
+    mode_of_service: 'support',
+    amount_requested: 431_000,
+  });
+  const hotel = await retirementAwaitingOwner(request, {
+    purpose: 'accomodation',
+    mode_of_service: 'hotel',
+    amount_requested: 432_000,
+  });
+  await submitThroughApi(request, hotel.id, 400_000);
+
+  await page.setViewportSize(desktop);
+  await signIn(page, 'staff@example.com');
+  // Home lists what the owner still has to retire, each leading to its form.
+  const outstanding = page.getByTestId('outstanding-retirements');
+  const kitsItem = outstanding
+    .getByTestId('outstanding-retirement')
+    .filter({ hasText: 'TZS 431,000' });
+  await expect(kitsItem).toContainText('Kits');
+  await expect(kitsItem).toContainText('Escalates on');
+  await expect(
+    outstanding.getByTestId('outstanding-retirement').filter({ hasText: 'TZS 432,000' }),
+  ).toHaveCount(0);
+  await shot(page, 'home-retirements-1280');
+
+  await page.goto('/dashboard/retirements');
+  await expect(page.getByTestId('page-title')).toHaveText('Retirement');
+  for (const column of [
+    'NAME',
+    'PURPOSE',
+    'RETIREMENT DATE',
+    'AMOUNT REQUESTED',
+    'AMOUNT SPENT',
+    'STATUS',
+  ]) {
+    await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeVisible();
+  }
+  const rows = page.getByTestId('retirement-row');
+  const kitsRow = rows.filter({ hasText: 'TZS 431,000' });
+  await expect(kitsRow).toContainText('Not Submitted');
+  await expect(kitsRow.getByTestId('retirement-due')).toContainText('Due');
+  const hotelRow = rows.filter({ hasText: 'TZS 432,000' });
+  await expect(hotelRow).toContainText('Under Review');
+  await expect(hotelRow).toContainText('TZS 400,000');
+  await shot(page, 'retirements-list-1280');
+
+  // The search finds a retirement by its request's approval number.
+  await page.getByLabel('Search retirements').fill(kits.approvalNumber);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('TZS 431,000');
+  await page.getByLabel('Search retirements').fill('');
+  await choose(page, 'Status', 'On Progress');
+  await expect(hotelRow).toBeVisible();
+  await expect(kitsRow).toHaveCount(0);
+  for (const status of await rows.allInnerTexts()) expect(status).toContain('Under Review');
+  await choose(page, 'Status', 'Pending');
+  await expect(kitsRow).toBeVisible();
+  await expect(hotelRow).toHaveCount(0);
+  await kitsRow.getByRole('button', { name: 'View' }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/retirements/${kits.id}$`));
+  await expect(page.getByText(texts.documentsBanner, { exact: true })).toBeVisible();
+
+  // At 375 px the list fits, and a row opens the form.
+  // (Phones show name, amount spent and status only, so the row is found through the search.)
+  await page.setViewportSize(phone);
+  await page.goto('/dashboard/retirements');
+  await expect(rows.first()).toBeVisible();
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'retirements-list-375');
+  await page.getByLabel('Search retirements').fill(hotel.approvalNumber);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('TZS 400,000');
+  await rows.first().click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/retirements/${hotel.id}$`));
+  await expect(page.getByText('Status: Under Review', { exact: true })).toBeVisible();
+  await page.goto('/dashboard');
+  await expect(kitsItem).toBeVisible();
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'home-retirements-375');
+
+  // Staff mode lists one's own retirements (finance has none); Admin mode everyone's.
+  await page.setViewportSize(desktop);
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Log Out' }).click();
+  await signIn(page, 'finance@example.com');
+  await page.goto('/dashboard/retirements');
+  await expect(page.getByText('No retirements found!')).toBeVisible();
+  await page.getByTestId('mode-switcher').getByText('Admin', { exact: true }).click();
+  await expect(kitsRow).toContainText('Asha Staff');
+  await shot(page, 'retirements-list-admin-1280');
+  await page.getByTestId('mode-switcher').getByText('Staff', { exact: true }).click();
+  await expect(page.getByText('No retirements found!')).toBeVisible();
+});
