@@ -267,11 +267,11 @@ const demoRequests: DemoRequest[] = [
     retirement: {
       status: 'rejected',
       dueInDays: 2,
-      spentTzs: 1_520_000,
-      comments: 'Projector and a ceiling mount; the mount was not in the quotation.',
+      spentTzs: 1_380_000,
+      comments: 'Projector and its cables; TZS 20,000 change returned to the petty cash box.',
       submittedDaysAgo: 3,
       decisionComments:
-        'The ceiling mount was not part of the approved request and its receipt is missing. Attach the EFD receipt and retire the approved TZS 1,400,000 only.',
+        'The projector receipt is a proforma invoice, not the EFD receipt. Attach the EFD receipt from Techno Brain and resubmit.',
     },
   },
 ];

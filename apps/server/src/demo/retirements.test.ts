@@ -31,6 +31,9 @@ describe('demo retirements (through seedDemo)', () => {
       expect(request?.approval_number).toMatch(/^AP-\d{4}-\d{5}$/);
       expect(row.amount_received).toBe(request?.amount_requested);
       expect(row.budget_id).toBe(request?.budget_id);
+      // What the API would accept: never more spent than received.
+      if (row.amount_spent !== null)
+        expect(Number(row.amount_spent)).toBeLessThanOrEqual(Number(row.amount_received));
       const round = await t.db
         .select()
         .from(retirementReviews)
