@@ -12,6 +12,7 @@ import type { Logger as QueryLogger } from 'drizzle-orm/logger';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import PgBoss from 'pg-boss';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
@@ -20,6 +21,8 @@ import { connect, migrateDatabase, type Database } from '../src/db/client.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import * as schema from '../src/db/schema.ts';
 import { signToken } from '../src/features/auth/tokens.ts';
+import { createQueues, defaultEmailRetry } from '../src/features/jobs/worker.ts';
+import { jobSchema } from '../src/lib/job-queue.ts';
 import { createEventBus } from '../src/realtime/events.ts';
 
 export const config = readConfig();
@@ -154,6 +157,23 @@ export async function startDatabase(): Promise<BenchDatabase> {
 }
 
 /**
+ * pg-boss and its queues, as startServer installs them before serving: a service that queues an
+ * e-mail writes its job in the same transaction (docs/decisions/0011).
+ */
+async function installJobQueues(url: string): Promise<void> {
+  const boss = new PgBoss({
+    connectionString: url,
+    schema: jobSchema,
+    max: 1,
+    supervise: false,
+    schedule: false,
+  });
+  await boss.start();
+  await createQueues(boss, defaultEmailRetry);
+  await boss.stop({ graceful: false, wait: true });
+}
+
+/**
  * Starts a fresh, migrated database, runs `body` with a pool on it and removes the database
  * afterwards. `queryLogger` sees every statement the app sends (to EXPLAIN them afterwards).
  */
@@ -169,6 +189,7 @@ export async function withDatabase<T>(
       : pooled;
     try {
       await migrateDatabase(db);
+      await installJobQueues(database.url);
       return await body(db);
     } finally {
       await db.$client.end();
@@ -181,7 +202,7 @@ export async function withDatabase<T>(
 // ---------------------------------------------------------------------------------------------
 // App
 
-export type BenchUser = { id: string; organization_id: string };
+export type BenchUser = { id: string; organization_id: string; token_version?: number };
 
 export type BenchApp = {
   app: FastifyInstance;
@@ -207,7 +228,11 @@ export async function buildBenchApp(db: Database): Promise<BenchApp> {
     app,
     context,
     authHeaders: async (user) => ({
-      authorization: `Bearer ${await signToken(jwtKey, { sub: user.id, org: user.organization_id })}`,
+      authorization: `Bearer ${await signToken(jwtKey, {
+        sub: user.id,
+        org: user.organization_id,
+        ver: user.token_version ?? 0,
+      })}`,
     }),
   };
 }

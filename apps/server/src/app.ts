@@ -21,6 +21,7 @@ import { retirementRoutes } from './features/retirements/routes.ts';
 import { reviewRoutes } from './features/reviews/routes.ts';
 import { settingsRoutes } from './features/settings/routes.ts';
 import { userRoutes } from './features/users/routes.ts';
+import { actorFromToken } from './features/auth/session.ts';
 import { authenticateApi } from './lib/authenticate.ts';
 import { registerErrorHandler } from './lib/error-handler.ts';
 
@@ -60,7 +61,10 @@ export async function buildApp(
 
   await app.register(
     async (api) => {
-      api.addHook('onRequest', authenticateApi(context));
+      api.addHook(
+        'onRequest',
+        authenticateApi((token) => actorFromToken(context, token)),
+      );
       await api.register(authRoutes(context));
       await api.register(budgetRoutes(context));
       await api.register(requestRoutes(context));

@@ -120,9 +120,12 @@ describe('the server process', () => {
       name: string;
       cron: string;
       timezone: string;
-    }>(sql`SELECT name, cron, timezone FROM pgboss.schedule`);
+    }>(sql`SELECT name, cron, timezone FROM pgboss.schedule ORDER BY name`);
     expect(schedules.rows).toEqual([
       { name: 'lock-overdue', cron: '0 0 * * *', timezone: config.orgTimezone },
+      // docs/decisions/0011: the spec §8 warnings and the reviewers' digests.
+      { name: 'retirement-warnings', cron: '0 7 * * *', timezone: config.orgTimezone },
+      { name: 'review-reminders', cron: '0 8 * * *', timezone: config.orgTimezone },
     ]);
   });
 });

@@ -68,6 +68,7 @@ export async function startServer(
     events.attach((organizationId, event, payload) => {
       realtime.io.to(organizationRoom(organizationId)).emit(event, payload);
     });
+    events.attachSessionEnd(realtime.endSessions);
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -30,6 +30,10 @@ export type TestApp = {
   events: PublishedEvent[];
   /** The URL of this file's database, for a second pool or pg-boss. */
   databaseUrl: string;
+  /** Users whose sessions ended (`events.endSessions`), in order. */
+  endedSessions: string[];
+  /** Also forwards ended sessions elsewhere, e.g. to a real socket.io server. */
+  onSessionEnd: (listener: (userId: string) => void) => void;
 };
 
 export const testJwtSecret = 'test-secret-that-is-long-enough-for-hs256-signing';
@@ -71,6 +75,12 @@ export async function createTestApp(
   const bus = createEventBus();
   const events: PublishedEvent[] = [];
   bus.attach((organizationId, event, payload) => events.push({ organizationId, event, payload }));
+  const endedSessions: string[] = [];
+  const sessionListeners: ((userId: string) => void)[] = [];
+  bus.attachSessionEnd((userId) => {
+    endedSessions.push(userId);
+    for (const listener of sessionListeners) listener(userId);
+  });
   const context: AppContext = {
     config,
     db,
@@ -88,7 +98,15 @@ export async function createTestApp(
     await cleanup.end();
     await fs.rm(dataDir, { recursive: true, force: true });
   });
-  return { app, db, context, events, databaseUrl: url };
+  return {
+    app,
+    db,
+    context,
+    events,
+    databaseUrl: url,
+    endedSessions,
+    onSessionEnd: (listener) => sessionListeners.push(listener),
+  };
 }
 
 export const testPassword = 'correct horse battery';
@@ -134,6 +152,7 @@ export async function buildUser(
   const token = await signToken(new TextEncoder().encode(testJwtSecret), {
     sub: row.id,
     org: row.organization_id,
+    ver: row.token_version,
   });
   return { ...row, token, password: testPassword };
 }

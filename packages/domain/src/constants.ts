@@ -23,3 +23,7 @@ export const maxFileBytes = 20 * 1024 * 1024;
 export const minPasswordLength = 8;
 /** Breakpoints in px (spec §9). */
 export const breakpoints = { tablet: 768, laptop: 992, desktop: 1170 } as const;
+/** At most this many users in one `POST users` (docs/decisions/0010). */
+export const maxUsersPerImport = 10_000;
+/** Days an invitation link stays valid (docs/decisions/0010). */
+export const invitationDays = 7;

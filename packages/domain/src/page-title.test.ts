@@ -13,6 +13,7 @@ describe('pageTitle', () => {
     ['/dashboard/settings', 'Settings'],
     ['/dashboard/approval-object', 'New Approval Details'],
     ['/dashboard/view-user/42', 'View User'],
+    ['/dashboard/profile', 'My Profile'],
     ['/dashboard/budget', 'Budget'],
     ['/dashboard/new-budget', 'New Budget'],
     ['/dashboard/retirements', 'Retirement'],

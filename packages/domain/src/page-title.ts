@@ -9,6 +9,8 @@ const titles: Record<string, string> = {
   settings: 'Settings',
   'approval-object': 'New Approval Details',
   'view-user': 'View User',
+  // Not in the spec's table: the own-profile page added with users management.
+  profile: 'My Profile',
   budget: 'Budget',
   'new-budget': 'New Budget',
   retirements: 'Retirement',

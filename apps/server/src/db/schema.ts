@@ -49,12 +49,21 @@ export const users = pgTable(
     password_hash: text('password_hash'),
     last_logged_in: timestamp('last_logged_in', { withTimezone: true }),
     deleted_at: timestamp('deleted_at', { withTimezone: true }),
+    /**
+     * Tokens carry it (`ver`); raising it ends every session of the user at their next call
+     * (docs/decisions/0010): deactivation, a position change, a password change or reset.
+     */
+    token_version: integer('token_version').notNull().default(0),
     ...timestamps,
   },
   (table) => [
     // Sign-in is by e-mail alone, so an address names one account across organisations.
     uniqueIndex('users_email_key').on(sql`lower(${table.email})`),
     index('users_organization_idx').on(table.organization_id, table.role),
+    // The users list searches names and e-mails anywhere in the text (docs/decisions/0010).
+    index('users_search_idx')
+      .using('gin', sql`(lower(${table.fullname} || ' ' || ${table.email})) gin_trgm_ops`)
+      .where(sql`${table.deleted_at} IS NULL`),
   ],
 );
 
@@ -233,6 +242,8 @@ export const requests = pgTable(
      * lists read requests_next_reviewer_idx instead of searching the reviews.
      */
     next_reviewer_role: text('next_reviewer_role'),
+    /** The matrix row's cascading_notification at submission: every step's reviewers hear at once. */
+    cascading_notification: boolean('cascading_notification').notNull().default(false),
     approval_number: text('approval_number'),
     file_paths: text('file_paths')
       .array()
@@ -454,7 +465,10 @@ export const files = pgTable(
   (table) => [uniqueIndex('files_organization_name_key').on(table.organization_id, table.name)],
 );
 
-/** Password-reset tokens: only a SHA-256 of the token is kept; one use, short expiry. */
+/**
+ * Password-reset and invitation tokens: only a SHA-256 of the token is kept; one use, an expiry
+ * (an hour to reset, 7 days for an invitation — docs/decisions/0010).
+ */
 export const passwordResetTokens = pgTable(
   'password_reset_tokens',
   {
@@ -462,6 +476,8 @@ export const passwordResetTokens = pgTable(
     user_id: uuid('user_id')
       .notNull()
       .references(() => users.id),
+    /** `reset` (forgot password) or `invitation` (a user created without a password). */
+    purpose: text('purpose').notNull().default('reset'),
     token_hash: text('token_hash').notNull(),
     expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
     used_at: timestamp('used_at', { withTimezone: true }),
@@ -483,6 +499,19 @@ export const emailOutbox = pgTable(
     error: text('error'),
     sent_at: timestamp('sent_at', { withTimezone: true }),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** One e-mail per event and recipient; also its Message-ID (docs/decisions/0011). */
+    idempotency_key: text('idempotency_key')
+      .notNull()
+      .default(sql`gen_random_uuid()::text`),
+    /** What it announces (`NotificationKind`); `other` for e-mails queued before 0010. */
+    kind: text('kind').notNull().default('other'),
+    html: text('html'),
+    /** Send attempts so far; a worker claims the row (`sending`, `claimed_at`) before each. */
+    attempts: integer('attempts').notNull().default(0),
+    claimed_at: timestamp('claimed_at', { withTimezone: true }),
   },
-  (table) => [index('email_outbox_status_idx').on(table.status, table.created_at)],
+  (table) => [
+    index('email_outbox_status_idx').on(table.status, table.created_at),
+    uniqueIndex('email_outbox_idempotency_key').on(table.idempotency_key),
+  ],
 );

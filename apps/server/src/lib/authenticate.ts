@@ -1,12 +1,16 @@
 import type { Role } from '@imprest/domain/enums.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
-import { verifyToken } from '../features/auth/tokens.ts';
-import { findUserById, type UserWithOrganization } from '../features/users/queries.ts';
+import type { users } from '../db/schema.ts';
 import { AppError } from './errors.ts';
 
-/** The signed-in user a request acts as. */
-export type Actor = UserWithOrganization & { role: Role };
+/** The signed-in user a request acts as: the current user row and its organisation's name. */
+export type Actor = typeof users.$inferSelect & { organization_name: string; role: Role };
+
+/**
+ * Resolves a token to the current user, or null; the auth feature provides it
+ * (`features/auth/session.ts`), so this shared floor does not reach up into the features.
+ */
+export type ActorResolver = (token: string | undefined) => Promise<Actor | null>;
 
 declare module 'fastify' {
   // Module augmentation needs an interface.
@@ -21,6 +25,9 @@ declare module 'fastify' {
   }
 }
 
+export const sessionInvalidMessage =
+  'Your session has expired or is invalid. Please sign in again.';
+
 /** The token of a request: `Authorization: Bearer <jwt>` or a `token` header (decisions §2). */
 export function tokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -29,42 +36,18 @@ export function tokenOf(request: FastifyRequest): string | undefined {
   return typeof token === 'string' && token.trim() ? token.trim() : undefined;
 }
 
-/** Resolves a token to the current user row, or null. */
-export async function actorFromToken(
-  context: AppContext,
-  token: string | undefined,
-): Promise<Actor | null> {
-  if (!token) return null;
-  const claims = await verifyToken(context.jwtKey, token);
-  if (!claims) return null;
-  const user = await findUserById(context.db, claims.sub);
-  if (!user || user.organization_id !== claims.org) return null;
-  return user as Actor;
-}
-
 /**
  * The API's onRequest hook: every route admits only signed-in users unless it is declared
  * `config: { isPublic: true }`. It runs before the body is parsed and validated, so a call without
  * a valid token answers 401 whatever its body or parameters (decisions §2), and a new route is
- * protected unless it says otherwise.
+ * protected unless it says otherwise. The user row is read on every call, so a lock, a new
+ * position or an ended session takes effect at the very next call.
  */
-export function authenticateApi(context: AppContext) {
-  const admit = authenticate(context);
-  return async function requireSession(request: FastifyRequest, reply: FastifyReply) {
+export function authenticateApi(resolveActor: ActorResolver) {
+  return async function requireSession(request: FastifyRequest, _reply: FastifyReply) {
     if (request.routeOptions.config.isPublic) return;
-    await admit(request, reply);
-  };
-}
-
-/** A hook that admits only signed-in users and sets `request.actor`. */
-export function authenticate(context: AppContext) {
-  return async function requireActor(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    const actor = await actorFromToken(context, tokenOf(request));
-    if (!actor)
-      throw new AppError(
-        'unauthorized',
-        'Your session has expired or is invalid. Please sign in again.',
-      );
+    const actor = await resolveActor(tokenOf(request));
+    if (!actor) throw new AppError('unauthorized', sessionInvalidMessage);
     request.actor = actor;
   };
 }

@@ -1,74 +1,188 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import type { NotificationKind } from '@imprest/domain/notifications.ts';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { Executor } from '../db/client.ts';
 import { emailOutbox } from '../db/schema.ts';
+import { sendJobs } from './job-queue.ts';
 
-export type Email = { organizationId: string | null; to: string; subject: string; body: string };
+/** What the mailer writes to: Fastify's request logger or the job runner's pino. */
+export type MailLogger = Pick<FastifyBaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
 
-/** Puts an e-mail in the outbox inside the caller's transaction; nothing is sent before it commits. */
-export async function queueEmail(db: Executor, email: Email): Promise<string> {
-  const [row] = await db
-    .insert(emailOutbox)
-    .values({
-      organization_id: email.organizationId,
-      to_address: email.to,
-      subject: email.subject,
-      body: email.body,
-    })
-    .returning({ id: emailOutbox.id });
-  if (!row) throw new Error('outbox insert returned nothing');
-  return row.id;
-}
+/** The pg-boss queue whose jobs send one outbox row each (`{id}`), registered by the job runner. */
+export const emailQueue = 'send-email';
 
-let transport: nodemailer.Transporter | undefined;
+export type Email = {
+  organizationId: string | null;
+  to: string;
+  subject: string;
+  /** The plain-text part. */
+  body: string;
+  /** The HTML part, when there is one. */
+  html?: string;
+  /**
+   * One e-mail per event and recipient: queuing the same key again keeps the first (unique in the
+   * outbox); also the Message-ID. A fresh one when left out.
+   */
+  idempotencyKey?: string;
+  kind?: NotificationKind;
+};
+
+/** Rows per INSERT: a batch of 10,000 invitations stays far below PostgreSQL's 65,535 parameters. */
+const insertChunk = 1000;
 
 /**
- * Delivers queued e-mails: through SMTP_URL when set, otherwise writes them to the log and keeps
- * them in the outbox (decisions §1). Each row is claimed by one process only.
+ * Puts an e-mail in the outbox and creates the job that sends it, both inside the caller's
+ * transaction: a rolled-back change sends nothing, a committed one is never forgotten
+ * (docs/decisions/0011). Answers the outbox row's id (the existing row's for a repeated key).
  */
-export async function deliverOutbox(
-  context: AppContext,
-  logger: FastifyBaseLogger,
-  ids: string[],
-): Promise<void> {
-  if (ids.length === 0) return;
-  const claimed = await context.db
-    .update(emailOutbox)
-    .set({ status: 'sending' })
-    .where(and(inArray(emailOutbox.id, ids), eq(emailOutbox.status, 'queued')))
-    .returning();
-  for (const email of claimed) {
-    try {
-      if (context.config.smtpUrl) {
-        transport ??= nodemailer.createTransport(context.config.smtpUrl);
-        await transport.sendMail({
-          from: 'Imprest <no-reply@imprest.local>',
-          to: email.to_address,
+export async function queueEmail(db: Executor, email: Email): Promise<string> {
+  const [id] = await queueEmails(db, [email]);
+  if (!id) throw new Error('outbox insert returned nothing');
+  return id;
+}
+
+/** queueEmail for many, with multi-row INSERTs; answers the ids in the order given. */
+export async function queueEmails(db: Executor, emails: Email[]): Promise<string[]> {
+  if (emails.length === 0) return [];
+  const keyed = emails.map((email) => ({ ...email, key: email.idempotencyKey ?? randomUUID() }));
+  const inserted: string[] = [];
+  const idOfKey = new Map<string, string>();
+  for (let start = 0; start < keyed.length; start += insertChunk) {
+    const rows = await db
+      .insert(emailOutbox)
+      .values(
+        keyed.slice(start, start + insertChunk).map((email) => ({
+          organization_id: email.organizationId,
+          to_address: email.to,
           subject: email.subject,
-          text: email.body,
-        });
-        await context.db
-          .update(emailOutbox)
-          .set({ status: 'sent', sent_at: new Date() })
-          .where(eq(emailOutbox.id, email.id));
-      } else {
-        logger.info(
-          { to: email.to_address, subject: email.subject, body: email.body },
-          'e-mail (no SMTP_URL; kept in the outbox)',
-        );
-        await context.db
-          .update(emailOutbox)
-          .set({ status: 'logged' })
-          .where(eq(emailOutbox.id, email.id));
-      }
-    } catch (error) {
-      logger.error({ err: error, to: email.to_address }, 'e-mail could not be sent');
-      await context.db
-        .update(emailOutbox)
-        .set({ status: 'failed', error: error instanceof Error ? error.message : String(error) })
-        .where(eq(emailOutbox.id, email.id));
+          body: email.body,
+          html: email.html ?? null,
+          kind: email.kind ?? 'other',
+          idempotency_key: email.key,
+        })),
+      )
+      .onConflictDoNothing({ target: emailOutbox.idempotency_key })
+      .returning({ id: emailOutbox.id, key: emailOutbox.idempotency_key });
+    for (const row of rows) {
+      inserted.push(row.id);
+      idOfKey.set(row.key, row.id);
     }
   }
+  // Only new rows get a job: a repeated key means the event was queued already.
+  await sendJobs(
+    db,
+    emailQueue,
+    inserted.map((id) => ({ id, data: { id } })),
+  );
+  const repeated = keyed.map((email) => email.key).filter((key) => !idOfKey.has(key));
+  if (repeated.length > 0) {
+    const existing = await db
+      .select({ id: emailOutbox.id, key: emailOutbox.idempotency_key })
+      .from(emailOutbox)
+      .where(inArray(emailOutbox.idempotency_key, repeated));
+    for (const row of existing) idOfKey.set(row.key, row.id);
+  }
+  return keyed.map((email) => {
+    const id = idOfKey.get(email.key);
+    if (!id) throw new Error(`outbox row of ${email.key} missing`);
+    return id;
+  });
+}
+
+const transports = new Map<string, nodemailer.Transporter>();
+
+function transportFor(smtpUrl: string): nodemailer.Transporter {
+  let transport = transports.get(smtpUrl);
+  if (!transport) {
+    // Short timeouts: a hung server fails the attempt well within the job's expiry, and is retried.
+    transport = nodemailer.createTransport(smtpUrl, {
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    });
+    transports.set(smtpUrl, transport);
+  }
+  return transport;
+}
+
+/** A row claimed longer ago than this belongs to a worker that died mid-send; it may be claimed again. */
+const staleClaimSeconds = 90;
+
+/** The reason an attempt failed, as the outbox records it: the SMTP reply when there is one. */
+function failureReason(error: unknown): string {
+  const smtp = error as { response?: unknown; code?: unknown };
+  if (typeof smtp.response === 'string' && smtp.response) return smtp.response;
+  const message = error instanceof Error ? error.message : String(error);
+  return typeof smtp.code === 'string' ? `${smtp.code}: ${message}` : message;
+}
+
+/** The Message-ID of an outbox row: its idempotency key, so a receiver can drop a duplicate. */
+export function messageIdOf(key: string, appUrl: string): string {
+  return `<${key.replace(/[^A-Za-z0-9._-]/g, '-')}@${new URL(appUrl).hostname}>`;
+}
+
+export type DeliveryOutcome = 'sent' | 'logged' | 'skipped';
+
+/**
+ * Sends one outbox row (the `send-email` job's work): claims it first, so only one worker of any
+ * process sends it; through SMTP_URL as HTML and plain text, or, without SMTP_URL, writes it to
+ * the log and keeps it in the outbox (decisions §1). A failed attempt goes back to `queued` with
+ * its reason and throws, so pg-boss retries it with back-off; the last one marks it `failed`.
+ * `skipped`: already sent, failed, or being sent by another worker.
+ */
+export async function deliverQueuedEmail(
+  context: AppContext,
+  logger: MailLogger,
+  options: { id: string; isLastTry: boolean },
+): Promise<DeliveryOutcome> {
+  const [email] = await context.db
+    .update(emailOutbox)
+    .set({ status: 'sending', attempts: sql`${emailOutbox.attempts} + 1`, claimed_at: sql`now()` })
+    .where(
+      and(
+        eq(emailOutbox.id, options.id),
+        sql`(${emailOutbox.status} = 'queued' OR (${emailOutbox.status} = 'sending' AND ${emailOutbox.claimed_at} < now() - make_interval(secs => ${staleClaimSeconds})))`,
+      ),
+    )
+    .returning();
+  if (!email) return 'skipped';
+  const { smtpUrl } = context.config;
+  if (!smtpUrl) {
+    logger.info(
+      { to: email.to_address, subject: email.subject, body: email.body },
+      'e-mail (no SMTP_URL; kept in the outbox)',
+    );
+    await context.db
+      .update(emailOutbox)
+      .set({ status: 'logged' })
+      .where(eq(emailOutbox.id, email.id));
+    return 'logged';
+  }
+  try {
+    await transportFor(smtpUrl).sendMail({
+      from: 'Imprest <no-reply@imprest.local>',
+      to: email.to_address,
+      subject: email.subject,
+      text: email.body,
+      ...(email.html ? { html: email.html } : {}),
+      messageId: messageIdOf(email.idempotency_key, context.config.appUrl),
+    });
+  } catch (error) {
+    const reason = failureReason(error);
+    await context.db
+      .update(emailOutbox)
+      .set({ status: options.isLastTry ? 'failed' : 'queued', error: reason })
+      .where(eq(emailOutbox.id, email.id));
+    if (options.isLastTry) logger.error({ to: email.to_address, reason }, 'e-mail failed');
+    else logger.warn({ to: email.to_address, reason }, 'e-mail attempt failed; will retry');
+    throw error;
+  }
+  await context.db
+    .update(emailOutbox)
+    .set({ status: 'sent', sent_at: sql`now()`, error: null })
+    .where(eq(emailOutbox.id, email.id));
+  return 'sent';
 }

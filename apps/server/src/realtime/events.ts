@@ -13,6 +13,11 @@ export type EventBus = {
     event: E,
     payload: EventPayloads[E],
   ) => void;
+  /**
+   * Disconnects every socket of a user whose sessions just ended (docs/decisions/0010), in every
+   * server process; call it after the transaction that raised their token version commits.
+   */
+  endSessions: (userId: string) => void;
 };
 
 /** Room of an organisation. */
@@ -20,13 +25,26 @@ export function organizationRoom(organizationId: string): string {
   return `org:${organizationId}`;
 }
 
-/** An event bus that forwards to a sink once one is attached (socket.io is attached after listen). */
-export function createEventBus(): EventBus & { attach: (sink: EventBus['publish']) => void } {
+/** Room of one user's sockets. */
+export function userRoom(userId: string): string {
+  return `user:${userId}`;
+}
+
+/** An event bus that forwards to sinks once attached (socket.io is attached after listen). */
+export function createEventBus(): EventBus & {
+  attach: (sink: EventBus['publish']) => void;
+  attachSessionEnd: (sink: EventBus['endSessions']) => void;
+} {
   let sink: EventBus['publish'] | undefined;
+  let sessionSink: EventBus['endSessions'] | undefined;
   return {
     publish: (organizationId, event, payload) => sink?.(organizationId, event, payload),
+    endSessions: (userId) => sessionSink?.(userId),
     attach: (next) => {
       sink = next;
+    },
+    attachSessionEnd: (next) => {
+      sessionSink = next;
     },
   };
 }

@@ -3,17 +3,23 @@ import type { FastifyInstance } from 'fastify';
 import { createClient } from 'redis';
 import { Server } from 'socket.io';
 import type { AppContext } from '../context.ts';
-import { actorFromToken } from '../lib/authenticate.ts';
-import { organizationRoom } from './events.ts';
+import { actorFromToken } from '../features/auth/session.ts';
+import { organizationRoom, userRoom } from './events.ts';
+
+function tokenOfHandshake(auth: unknown): string | undefined {
+  const token = (auth as { token?: unknown } | undefined)?.token;
+  return typeof token === 'string' ? token : undefined;
+}
 
 /**
  * Attaches socket.io to the HTTP server: clients authenticate with `auth: {token}` and join their
- * organisation's room (decisions §7). With REDIS_URL, rooms are shared by every server process.
+ * organisation's room (decisions §7) and their own (`user:<id>`), through which an ended session
+ * disconnects them (docs/decisions/0010). With REDIS_URL, rooms are shared by every server process.
  */
 export async function attachRealtime(
   app: FastifyInstance,
   context: AppContext,
-): Promise<{ close: () => Promise<void>; io: Server }> {
+): Promise<{ close: () => Promise<void>; io: Server; endSessions: (userId: string) => void }> {
   const io = new Server(app.server, { path: '/socket.io', serveClient: false });
   let closeRedis = async (): Promise<void> => undefined;
   if (context.config.redisUrl) {
@@ -28,16 +34,30 @@ export async function attachRealtime(
     };
     app.log.info('socket.io uses the Redis adapter');
   }
+  // Every connection and reconnection checks the token: a stale version is refused here.
   io.use((socket, next) => {
-    const token = (socket.handshake.auth as { token?: unknown }).token;
-    actorFromToken(context, typeof token === 'string' ? token : undefined)
+    actorFromToken(context, tokenOfHandshake(socket.handshake.auth))
       .then((actor) => {
         if (!actor) return next(new Error('unauthorized'));
         socket.data.userId = actor.id;
-        void socket.join(organizationRoom(actor.organization_id));
+        void socket.join([organizationRoom(actor.organization_id), userRoom(actor.id)]);
         return next();
       })
       .catch((error: unknown) => next(error instanceof Error ? error : new Error('unauthorized')));
+  });
+  io.on('connection', (socket) => {
+    // A message from a socket whose session has ended since the handshake closes it.
+    socket.use((_packet, next) => {
+      actorFromToken(context, tokenOfHandshake(socket.handshake.auth))
+        .then((actor) => {
+          if (actor) return next();
+          socket.disconnect(true);
+          return next(new Error('unauthorized'));
+        })
+        .catch((error: unknown) =>
+          next(error instanceof Error ? error : new Error('unauthorized')),
+        );
+    });
   });
   return {
     close: async () => {
@@ -45,5 +65,8 @@ export async function attachRealtime(
       await closeRedis();
     },
     io,
+    endSessions: (userId) => {
+      io.in(userRoom(userId)).disconnectSockets(true);
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defaultPageSize, maxPageSize } from '../constants.ts';
+import { passwordProblem } from '../passwords.ts';
 
 /** Error body of every 4xx/5xx answer (decisions §2). */
 export const errorResponse = z.object({
@@ -26,3 +27,12 @@ export const email = z
   .pipe(z.email({ message: 'Enter a valid e-mail address' }).max(254));
 
 export const isoDateTime = z.string();
+
+/**
+ * A new password as the web can check it: the length rule (decisions §8). The server also refuses
+ * the 10,000 most common passwords (`passwordProblem` with its list, docs/decisions/0010).
+ */
+export const newPassword = z.string().superRefine((value, context) => {
+  const problem = passwordProblem(value);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
+});

@@ -49,7 +49,8 @@ describe('password reset', () => {
       .select()
       .from(emailOutbox)
       .where(eq(emailOutbox.to_address, 'reset@example.test'));
-    expect(email?.status).toBe('logged');
+    // Queued with its sending job in the reset's transaction; the e-mail worker sends it.
+    expect(email).toMatchObject({ status: 'queued', kind: 'password_reset' });
     const link = linkFrom(email?.body ?? '');
     expect(link.pathname).toBe('/reset-link');
     const token = link.searchParams.get('token') ?? '';

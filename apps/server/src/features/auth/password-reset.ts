@@ -1,16 +1,42 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { invitationDays } from '@imprest/domain/constants.ts';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
 import { passwordResetTokens, users } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { queueEmail } from '../../lib/mailer.ts';
 import { findUserByEmail } from '../users/queries.ts';
+import { assertPasswordAllowed } from './common-passwords.ts';
 import { hashPassword } from './passwords.ts';
+import { endSessionsOf } from './session.ts';
 
 export const resetTokenLifetimeMinutes = 60;
+export const invitationLifetimeMinutes = invitationDays * 24 * 60;
+
+export type TokenPurpose = 'reset' | 'invitation';
 
 function digest(token: string): string {
   return createHash('sha256').update(token).digest('hex');
+}
+
+/** A new single-use token: 32 random bytes for the link, its SHA-256 for the table. */
+export function newLinkToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: digest(token) };
+}
+
+/** The link of a reset or invitation e-mail: the web's reset landing route (spec §2). */
+export function passwordLink(context: AppContext, token: string, email: string): string {
+  const link = new URL('/reset-link', context.config.appUrl);
+  link.searchParams.set('token', token);
+  link.searchParams.set('email', email);
+  return link.toString();
+}
+
+/** SQL of a token's expiry, `minutes` from now. */
+export function expiresIn(minutes: number) {
+  return sql`now() + make_interval(mins => ${minutes})`;
 }
 
 /**
@@ -23,51 +49,45 @@ export async function requestPasswordReset(
 ): Promise<string> {
   const user = await findUserByEmail(context.db, options.email);
   if (!user) throw new AppError('not_found', 'Invalid Email address');
-  const token = randomBytes(32).toString('base64url');
+  const { token, hash } = newLinkToken();
   return context.db.transaction(async (tx) => {
     await tx.insert(passwordResetTokens).values({
       user_id: user.id,
-      token_hash: digest(token),
-      expires_at: sql`now() + make_interval(mins => ${resetTokenLifetimeMinutes})`,
+      purpose: 'reset',
+      token_hash: hash,
+      expires_at: expiresIn(resetTokenLifetimeMinutes),
     });
-    const link = new URL('/reset-link', context.config.appUrl);
-    link.searchParams.set('token', token);
-    link.searchParams.set('email', user.email);
     return queueEmail(tx, {
       organizationId: user.organization_id,
       to: user.email,
+      kind: 'password_reset',
+      // One e-mail per token, however often this transaction's work is retried.
+      idempotencyKey: `password_reset.${hash}`,
       subject: 'Reset your Imprest password',
-      body: `Hello ${user.fullname},\n\nUse this link within ${resetTokenLifetimeMinutes} minutes to set a new password:\n${link.toString()}\n\nIf you did not ask for it, ignore this e-mail.`,
+      body: `Hello ${user.fullname},\n\nUse this link within ${resetTokenLifetimeMinutes} minutes to set a new password:\n${passwordLink(context, token, user.email)}\n\nIf you did not ask for it, ignore this e-mail.`,
     });
   });
 }
 
-/** Sets a new password with a valid, unused, unexpired token for that e-mail; the token is spent. */
+/**
+ * Sets a new password with a valid, unused, unexpired reset or invitation token for that e-mail;
+ * the token is spent and every session of the user ends (docs/decisions/0010).
+ */
 export async function resetPassword(
   context: AppContext,
   options: { token: string; email: string; password: string },
 ): Promise<void> {
+  assertPasswordAllowed(options.password);
   const user = await findUserByEmail(context.db, options.email);
   const passwordHash = await hashPassword(options.password);
   const isDone = await context.db.transaction(async (tx) => {
     if (!user) return false;
-    const [spent] = await tx
-      .update(passwordResetTokens)
-      .set({ used_at: sql`now()` })
-      .where(
-        and(
-          eq(passwordResetTokens.token_hash, digest(options.token)),
-          eq(passwordResetTokens.user_id, user.id),
-          isNull(passwordResetTokens.used_at),
-          gt(passwordResetTokens.expires_at, sql`now()`),
-        ),
-      )
-      .returning({ id: passwordResetTokens.id });
-    if (!spent) return false;
+    if (!(await spendToken(tx, { userId: user.id, token: options.token }))) return false;
     await tx
       .update(users)
       .set({ password_hash: passwordHash, modified_at: sql`now()` })
       .where(eq(users.id, user.id));
+    await endSessionsOf(tx, user.id);
     return true;
   });
   if (!isDone)
@@ -75,4 +95,24 @@ export async function resetPassword(
       'bad_request',
       'This reset link is invalid or has expired. Ask for a new one.',
     );
+  if (user) context.events.endSessions(user.id);
+}
+
+async function spendToken(
+  tx: Executor,
+  options: { userId: string; token: string },
+): Promise<boolean> {
+  const [spent] = await tx
+    .update(passwordResetTokens)
+    .set({ used_at: sql`now()` })
+    .where(
+      and(
+        eq(passwordResetTokens.token_hash, digest(options.token)),
+        eq(passwordResetTokens.user_id, options.userId),
+        isNull(passwordResetTokens.used_at),
+        gt(passwordResetTokens.expires_at, sql`now()`),
+      ),
+    )
+    .returning({ id: passwordResetTokens.id });
+  return spent !== undefined;
 }

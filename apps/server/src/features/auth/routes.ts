@@ -7,15 +7,21 @@ import {
   setupRequest,
   setupStatusResponse,
 } from '@imprest/domain/api/auth.ts';
+import { changePasswordRequest, changePasswordResponse } from '@imprest/domain/api/users.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../lib/authenticate.ts';
 import { errorResponses } from '../../lib/error-responses.ts';
-import { deliverOutbox } from '../../lib/mailer.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.ts';
-import { authenticateUser, needsSetup, renewSession, setupOrganization } from './service.ts';
+import {
+  authenticateUser,
+  changeOwnPassword,
+  needsSetup,
+  renewSession,
+  setupOrganization,
+} from './service.ts';
 
-/** Sign-in, session validation and first-run set-up. */
+/** Sign-in, session validation, passwords and first-run set-up. */
 export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
@@ -88,8 +94,8 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const emailId = await requestPasswordReset(context, request.body);
-        await deliverOutbox(context, request.log, [emailId]);
+        // The e-mail and its sending job commit with the token; the e-mail worker sends it.
+        await requestPasswordReset(context, request.body);
         return { message: 'Reset password code has been sent to your email' };
       },
     );
@@ -109,6 +115,26 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
         await resetPassword(context, request.body);
         return { message: 'Your password has been changed.' };
       },
+    );
+
+    app.put(
+      '/users/password',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: "Change one's own password (the current one required); ends other sessions",
+          security: [{ bearer: [] }],
+          body: changePasswordRequest,
+          response: { 200: changePasswordResponse, ...errorResponses(400, 401, 429) },
+        },
+      },
+      async (request) =>
+        changeOwnPassword(context, {
+          actor: actorOf(request),
+          currentPassword: request.body.current_password,
+          newPassword: request.body.new_password,
+          address: request.ip,
+        }),
     );
   };
 }

@@ -1,6 +1,6 @@
 import type { AuthResponse, SetupRequest } from '@imprest/domain/api/auth.ts';
 import { isSuperAdmin } from '@imprest/domain/permissions.ts';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { organizations, users } from '../../db/schema.ts';
 import type { Actor } from '../../lib/authenticate.ts';
@@ -13,12 +13,22 @@ import {
   touchLastLoggedIn,
   type UserWithOrganization,
 } from '../users/queries.ts';
+import { assertPasswordAllowed } from './common-passwords.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import { endSessionsOf } from './session.ts';
 import { assertNotThrottled, clearFailures, recordFailure } from './throttle.ts';
 import { signToken } from './tokens.ts';
 
-async function sessionFor(context: AppContext, user: UserWithOrganization): Promise<AuthResponse> {
-  const token = await signToken(context.jwtKey, { sub: user.id, org: user.organization_id });
+/** A signed token and the presented user: the answer of sign-in, renewal and password change. */
+export async function sessionFor(
+  context: AppContext,
+  user: UserWithOrganization,
+): Promise<AuthResponse> {
+  const token = await signToken(context.jwtKey, {
+    sub: user.id,
+    org: user.organization_id,
+    ver: user.token_version,
+  });
   return {
     token,
     user: presentUser(user, { showLastLoggedIn: isSuperAdmin(user.role as Actor['role']) }),
@@ -62,6 +72,7 @@ export async function setupOrganization(
   context: AppContext,
   input: SetupRequest,
 ): Promise<AuthResponse> {
+  assertPasswordAllowed(input.password);
   const passwordHash = await hashPassword(input.password);
   const userId = await context.db.transaction(async (tx) => {
     // One set-up at a time, so two racing first-run forms cannot both succeed.
@@ -92,4 +103,38 @@ export async function setupOrganization(
   const user = await findUserById(context.db, userId);
   if (!user) throw new Error('new director not found');
   return sessionFor(context, user);
+}
+
+/**
+ * `PUT users/password`: the signed-in user changes their own password (decisions §9), proving the
+ * current one (throttled like sign-in). Every other session ends; the answer carries a fresh token
+ * for this one (docs/decisions/0010).
+ */
+export async function changeOwnPassword(
+  context: AppContext,
+  options: { actor: Actor; currentPassword: string; newPassword: string; address: string },
+): Promise<AuthResponse> {
+  const { db } = context;
+  const { actor } = options;
+  await assertNotThrottled(db, actor.email, options.address);
+  if (!(await verifyPassword(actor.password_hash, options.currentPassword))) {
+    await recordFailure(db, actor.email, options.address);
+    throw new AppError('bad_request', 'Your current password is not correct.', {
+      details: [{ path: 'current_password', message: 'is not correct' }],
+    });
+  }
+  await clearFailures(db, actor.email, options.address);
+  assertPasswordAllowed(options.newPassword, 'new_password');
+  const passwordHash = await hashPassword(options.newPassword);
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ password_hash: passwordHash, modified_at: sql`now()` })
+      .where(eq(users.id, actor.id));
+    await endSessionsOf(tx, actor.id);
+  });
+  context.events.endSessions(actor.id);
+  const fresh = await findUserById(db, actor.id);
+  if (!fresh) throw new AppError('unauthorized', 'Please sign in.');
+  return sessionFor(context, fresh);
 }

@@ -17,16 +17,21 @@ const body = {
 
 describe('first-run set-up', () => {
   it('refuses bad input with 400 and creates nothing', async () => {
-    for (const payload of [
-      {},
-      { ...body, password: 'short' },
-      { ...body, password: 'password123' },
-      { ...body, email: 'x' },
-    ]) {
+    for (const payload of [{}, { ...body, password: 'short' }, { ...body, email: 'x' }]) {
       const response = await t.app.inject({ method: 'POST', url: '/api/v1/setup', payload });
       expect(response.statusCode).toBe(400);
       expect(response.json().error).toMatch(/^Invalid input/);
     }
+    // A common password (docs/decisions/0010) is refused by the server's list.
+    const common = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/setup',
+      payload: { ...body, password: 'password123' },
+    });
+    expect(common.statusCode).toBe(400);
+    expect(common.json().error).toBe(
+      'This password is among the 10,000 most common passwords; choose another.',
+    );
     expect(await t.db.$count(users)).toBe(0);
     expect(await t.db.$count(organizations)).toBe(0);
   });

@@ -2,11 +2,12 @@ import { errors, jwtVerify, SignJWT } from 'jose';
 
 export const tokenLifetimeSeconds = 12 * 60 * 60;
 
-export type TokenClaims = { sub: string; org: string };
+/** `ver` is the user's token_version when signed; a raised version ends the session (docs/decisions/0010). */
+export type TokenClaims = { sub: string; org: string; ver: number };
 
 /** Signs a session token: HS256, `sub` = user id, with `exp` (decisions §8). */
 export async function signToken(secret: Uint8Array, claims: TokenClaims): Promise<string> {
-  return new SignJWT({ org: claims.org })
+  return new SignJWT({ org: claims.org, ver: claims.ver })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.sub)
     .setIssuedAt()
@@ -19,7 +20,8 @@ export async function verifyToken(secret: Uint8Array, token: string): Promise<To
   try {
     const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] });
     if (typeof payload.sub !== 'string' || typeof payload.org !== 'string') return null;
-    return { sub: payload.sub, org: payload.org };
+    if (typeof payload.ver !== 'number' || !Number.isInteger(payload.ver)) return null;
+    return { sub: payload.sub, org: payload.org, ver: payload.ver };
   } catch (error) {
     if (error instanceof errors.JOSEError || error instanceof TypeError) return null;
     throw error;

@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { AppError } from '../../lib/errors.ts';
+import { notifyAccountLock } from '../notifications/service.ts';
 import { canRunLockJob } from './policy.ts';
 import { presentLockRun } from './presenter.ts';
 import {
@@ -66,7 +67,19 @@ export async function lockOverdueUsers(
   context: AppContext,
   options: { asOf: string; organizationId?: string },
 ): Promise<LockOverdueResponse> {
-  const run = await context.db.transaction((tx) => applyLockRules(tx, options));
+  const run = await context.db.transaction(async (tx) => {
+    const changes = await applyLockRules(tx, options);
+    // Each changed user hears of it by e-mail, muted or not (issue 10).
+    await notifyAccountLock(context, tx, {
+      userIds: changes.locked.map((user) => user.id),
+      isLocked: true,
+    });
+    await notifyAccountLock(context, tx, {
+      userIds: changes.unlocked.map((user) => user.id),
+      isLocked: false,
+    });
+    return changes;
+  });
   for (const user of [...run.locked, ...run.unlocked]) {
     context.events.publish(user.organization_id, 'update_user', { user_id: user.id });
   }

@@ -10,7 +10,14 @@ import { createEventBus } from '../../realtime/events.ts';
 import { buildStaffedOrganization } from '../../../test/factories/organizations.ts';
 import { buildStoredRetirement } from '../../../test/factories/locking.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { lockOverdueCron, queues, startJobRunner, type JobRunner } from './worker.ts';
+import {
+  lockOverdueCron,
+  queues,
+  retirementWarningsCron,
+  reviewRemindersCron,
+  startJobRunner,
+  type JobRunner,
+} from './worker.ts';
 
 // Two "server processes" on one database: each starts pg-boss as startServer does.
 let t: TestApp;
@@ -37,13 +44,17 @@ describe('the job runner (pg-boss)', () => {
   it('stores the midnight schedule once, in ORG_TIMEZONE, however many processes start', async () => {
     const [first] = runners;
     const schedules = await first?.boss.getSchedules();
-    expect(schedules).toHaveLength(1);
-    expect(schedules?.[0]).toMatchObject({
-      name: queues.lockOverdue,
+    expect(schedules).toHaveLength(3);
+    expect(schedules?.find((schedule) => schedule.name === queues.lockOverdue)).toMatchObject({
       cron: lockOverdueCron,
       timezone: 'Africa/Nairobi',
     });
     expect(lockOverdueCron).toBe('0 0 * * *');
+    expect(schedules?.map((schedule) => [schedule.name, schedule.cron]).sort()).toEqual([
+      [queues.lockOverdue, lockOverdueCron],
+      [queues.retirementWarnings, retirementWarningsCron],
+      [queues.reviewReminders, reviewRemindersCron],
+    ]);
   });
 
   it('works a sent lock job: locks the late owner as of today in ORG_TIMEZONE', async () => {

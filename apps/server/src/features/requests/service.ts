@@ -29,6 +29,7 @@ import {
   ownerOldestDueDate,
 } from '../retirements/queries.ts';
 import { findReviewsOf, insertReviewChain } from '../reviews/queries.ts';
+import { notifyRequestSubmitted } from '../notifications/service.ts';
 import { loadExchangeRates } from '../settings/queries.ts';
 import { findUserById, type UserWithOrganization } from '../users/queries.ts';
 import {
@@ -197,6 +198,7 @@ async function placeRequest(
     comments: input.comments,
     current_status: 'pending',
     next_reviewer_role: nextReviewerRole('pending', chain),
+    cascading_notification: row.cascading_notification,
     file_paths: input.file_paths,
   });
   await insertReviewChain(tx, {
@@ -226,9 +228,15 @@ export async function submitRequest(
   if (!canSubmitRequest(actor)) throw new AppError('forbidden', messages.lockedAccount);
   const day = checkedExpenditureDay(context, input.expenditure_date);
   const filePaths = await checkAttachments(context, context.db, { actor, names: input.file_paths });
-  const placed = await context.db.transaction((tx) =>
-    placeRequest(tx, { actor, input: { ...input, file_paths: filePaths }, day }),
-  );
+  const placed = await context.db.transaction(async (tx) => {
+    const request = await placeRequest(tx, {
+      actor,
+      input: { ...input, file_paths: filePaths },
+      day,
+    });
+    await notifyRequestSubmitted(context, tx, { requestId: request.id });
+    return request;
+  });
   publishPlaced(context, actor.organization_id, placed);
   return readPlaced(context.db, { organizationId: actor.organization_id, id: placed.id });
 }
@@ -263,12 +271,14 @@ export async function resubmitRequest(
       carried: previous.file_paths,
     });
     await markSuperseded(tx, previous.id);
-    return placeRequest(tx, {
+    const request = await placeRequest(tx, {
       actor,
       input: { ...input, file_paths: filePaths },
       day,
       previous: { chainId: previous.chain_id, version: previous.version, id: previous.id },
     });
+    await notifyRequestSubmitted(context, tx, { requestId: request.id });
+    return request;
   });
   // The previous version changed too: it is no longer the latest.
   context.events.publish(organizationId, 'request_updated', { request_id: input.parent_request });

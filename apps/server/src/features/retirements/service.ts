@@ -31,6 +31,12 @@ import { lockRequest } from '../requests/queries.ts';
 import { readRequest } from '../requests/service.ts';
 import { findReviewsOf } from '../reviews/queries.ts';
 import { releaseSystemLockIfClear } from '../jobs/service.ts';
+import {
+  notifyAccountLock,
+  notifyRetirementAttached,
+  notifyRetirementReviewed,
+  notifyRetirementSubmitted,
+} from '../notifications/service.ts';
 import { findUserById } from '../users/queries.ts';
 import {
   canAttachRetirement,
@@ -101,7 +107,7 @@ export async function attachRetirement(
       }
       if (await findRetirementOfRequest(tx, { organizationId, requestId: request.id }))
         throw new AppError('conflict', alreadyRetired);
-      return insertRetirement(tx, {
+      const attached = await insertRetirement(tx, {
         organization_id: organizationId,
         request_id: request.id,
         retirement_owner_id: request.request_owner_id,
@@ -113,6 +119,8 @@ export async function attachRetirement(
         amount_currency: request.amount_currency,
         created_by: actor.id,
       });
+      await notifyRetirementAttached(context, tx, { retirementId: attached.id });
+      return attached;
     })
     .catch(rethrowDuplicateRetirement);
 
@@ -242,13 +250,20 @@ export async function submitRetirement(
       roles,
       titleOf: (role) => roleLabels[role],
     });
+    await notifyRetirementSubmitted(context, tx, { retirementId: retirement.id });
     // Decisions §4: locking exists to make owners retire, so a lock the midnight job set lifts as
     // soon as nothing of theirs is overdue any more, not at the next midnight.
-    return releaseSystemLockIfClear(tx, {
+    const isUnlocked = await releaseSystemLockIfClear(tx, {
       organizationId,
       userId: retirement.retirement_owner_id,
       asOf: todayIn(context.config.orgTimezone),
     });
+    if (isUnlocked)
+      await notifyAccountLock(context, tx, {
+        userIds: [retirement.retirement_owner_id],
+        isLocked: false,
+      });
+    return isUnlocked;
   });
   if (isOwnerUnlocked) context.events.publish(organizationId, 'update_user', { user_id: actor.id });
   return publishChanged(context, { organizationId, id: input.id });
@@ -324,6 +339,7 @@ export async function reviewRetirement(
       next_reviewer_role: nextReviewerRole(next.status, answeredRound),
       ...(input.is_funds_returned ? { is_funds_returned: true } : {}),
     });
+    await notifyRetirementReviewed(context, tx, { retirementId: retirement.id });
     return next.status;
   });
   return publishChanged(context, {

@@ -15,6 +15,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { AppError } from '../../lib/errors.ts';
+import { notifyRequestReviewed } from '../notifications/service.ts';
 import { lockRequest, updateRequestStatus } from '../requests/queries.ts';
 import { readRequest } from '../requests/service.ts';
 import { reviewRefusal } from './policy.ts';
@@ -78,6 +79,7 @@ export async function answerReview(
       nextReviewerRole: nextReviewerRole(next.status, answeredChain),
       approvalNumber: number,
     });
+    await notifyRequestReviewed(context, tx, { requestId: request.id });
     return { requestId: request.id, budgetCode: request.budget_code, status: next.status };
   });
 

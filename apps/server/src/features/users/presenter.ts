@@ -19,6 +19,7 @@ export function presentUser(
     organization_name: row.organization_name,
     is_locked: row.is_locked,
     lock_reason: row.lock_reason,
+    locked_by: row.locked_by === 'finance' || row.locked_by === 'system' ? row.locked_by : null,
     phone_number: row.phone_number,
     settings: row.settings,
     created_at: isoRequired(row.created_at),

@@ -1,6 +1,7 @@
-import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { organizations, users } from '../../db/schema.ts';
+import { containsPattern } from '../requests/queries.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type UserWithOrganization = UserRow & { organization_name: string };
@@ -44,5 +45,98 @@ export async function touchLastLoggedIn(db: Executor, id: string): Promise<void>
   await db
     .update(users)
     .set({ last_logged_in: sql`now()` })
+    .where(eq(users.id, id));
+}
+
+/** The e-mails among `emails` (lower case) that any user already holds, deactivated ones too. */
+export async function takenEmails(db: Executor, emails: string[]): Promise<Set<string>> {
+  if (emails.length === 0) return new Set();
+  const rows = await db
+    .select({ email: sql<string>`lower(${users.email})` })
+    .from(users)
+    .where(inArray(sql`lower(${users.email})`, emails));
+  return new Set(rows.map((row) => row.email));
+}
+
+/** Inserts users with one multi-row INSERT; returns the new rows in input order. */
+export async function insertUsers(
+  db: Executor,
+  rows: (typeof users.$inferInsert)[],
+): Promise<UserRow[]> {
+  if (rows.length === 0) return [];
+  return db.insert(users).values(rows).returning();
+}
+
+export type UserListFilter = {
+  organizationId: string;
+  department: string | null;
+  role: string | null;
+  search: string | undefined;
+};
+
+function listConditions(filter: UserListFilter) {
+  return and(
+    eq(users.organization_id, filter.organizationId),
+    isNull(users.deleted_at),
+    filter.department ? eq(users.department, filter.department) : undefined,
+    filter.role ? eq(users.role, filter.role) : undefined,
+    // The expression of users_search_idx (migration 0009).
+    filter.search
+      ? sql`lower(${users.fullname} || ' ' || ${users.email}) LIKE ${containsPattern(filter.search)}`
+      : undefined,
+  );
+}
+
+/** One page of an organisation's active users by name, and how many match. */
+export async function listUsers(
+  db: Executor,
+  filter: UserListFilter & { page: number; perPage: number },
+): Promise<{ rows: UserWithOrganization[]; total: number }> {
+  const where = listConditions(filter);
+  const [rows, [count]] = await Promise.all([
+    db
+      .select(columns)
+      .from(users)
+      .innerJoin(organizations, eq(organizations.id, users.organization_id))
+      .where(where)
+      .orderBy(asc(sql`lower(${users.fullname})`), asc(users.id))
+      .limit(filter.perPage)
+      .offset((filter.page - 1) * filter.perPage),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(users)
+      .where(where),
+  ]);
+  return { rows, total: count?.total ?? 0 };
+}
+
+/**
+ * Locks the organisation's active directors' rows and counts them, so two directors cannot
+ * remove each other at once and leave none.
+ */
+export async function lockDirectors(db: Executor, organizationId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        eq(users.organization_id, organizationId),
+        eq(users.role, 'director'),
+        isNull(users.deleted_at),
+      ),
+    )
+    .for('update');
+  return rows.map((row) => row.id);
+}
+
+/** Sets fields of a user and its modification time. */
+export async function updateUser(
+  db: Executor,
+  id: string,
+  values: { [K in keyof typeof users.$inferInsert]?: (typeof users.$inferInsert)[K] | SQL },
+): Promise<void> {
+  await db
+    .update(users)
+    .set({ ...values, modified_at: sql`now()` })
     .where(eq(users.id, id));
 }

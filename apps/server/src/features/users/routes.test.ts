@@ -1,7 +1,7 @@
 import { messages } from '@imprest/domain/messages.ts';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../db/schema.ts';
+import { emailOutbox, users } from '../../db/schema.ts';
 import { buildBudget } from '../../../test/factories/budgets.ts';
 import { lockStateOf } from '../../../test/factories/locking.ts';
 import { requestBody, submit } from '../../../test/factories/requests.ts';
@@ -202,6 +202,14 @@ describe('POST /users/restrict', () => {
       locked_at: null,
     });
     expect((await submit(t.app, staff, requestBody(budgetCode))).statusCode).toBe(201);
+
+    // Both changes were told to the user by e-mail, queued with the change itself.
+    const mail = await t.db
+      .select({ kind: emailOutbox.kind, subject: emailOutbox.subject })
+      .from(emailOutbox)
+      .where(eq(emailOutbox.to_address, staff.email))
+      .orderBy(asc(emailOutbox.created_at));
+    expect(mail.map((row) => row.kind)).toEqual(['account_locked', 'account_unlocked']);
   });
 
   it('lets finance lift a lock the system set', async () => {

@@ -1,45 +1,320 @@
-import { parseUserSettings, type UserResponse } from '@imprest/domain/api/users.ts';
-import { isFinance, isSuperAdmin } from '@imprest/domain/permissions.ts';
-import { eq, sql } from 'drizzle-orm';
+import {
+  parseUserSettings,
+  type UpdateUserRequest,
+  type UserListParams,
+  type UserListQuery,
+  type UserResponse,
+} from '@imprest/domain/api/users.ts';
+import type { Role } from '@imprest/domain/enums.ts';
+import { isFinance, systemRoleFor } from '@imprest/domain/permissions.ts';
+import { newUsersProblems, newUsersSummary } from '@imprest/domain/users.ts';
+import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { users } from '../../db/schema.ts';
+import { sqlState, sqlStateOf } from '../../lib/database-errors.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { AppError } from '../../lib/errors.ts';
-import { canChangeSettings, canRestrictUser } from './policy.ts';
+import { notifyAccountLock } from '../notifications/service.ts';
+import { commonPasswords } from '../auth/common-passwords.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { endSessionsOf } from '../auth/session.ts';
+import { inviteUsers } from './invitations.ts';
+import {
+  canChangeSettings,
+  canChangeUserField,
+  canCreateUsers,
+  canDeleteUser,
+  canListUsers,
+  canReadUser,
+  canRestrictUser,
+  canSeeLastLoggedIn,
+  userFields,
+  type UserField,
+} from './policy.ts';
 import { presentUser } from './presenter.ts';
-import { findUserById } from './queries.ts';
+import {
+  findUserById,
+  insertUsers,
+  listUsers as listUserRows,
+  lockDirectors,
+  takenEmails,
+  updateUser as updateUserRow,
+  type UserWithOrganization,
+} from './queries.ts';
+
+const notFound = () => new AppError('not_found', 'User not found.');
+
+/** The user of the actor's organisation, or 404 (another organisation's is never revealed). */
+async function visibleUser(
+  context: AppContext,
+  actor: Actor,
+  userId: string,
+): Promise<UserWithOrganization> {
+  const target = await findUserById(context.db, userId);
+  if (!target || target.organization_id !== actor.organization_id) throw notFound();
+  return target;
+}
+
+function present(actor: Actor, row: UserWithOrganization): UserResponse {
+  return presentUser(row, { showLastLoggedIn: canSeeLastLoggedIn(actor) });
+}
+
+/** Rows hashed at once while importing: argon2 runs on libuv's thread pool. */
+const hashConcurrency = 4;
+
+/**
+ * `POST users` (spec §7, issue 9): one user or a batch, all or nothing. Every row is checked
+ * first (the shared schema, e-mails unique inside the batch and against every existing user,
+ * the director position only from the director, common passwords); any problem answers 400 naming
+ * each row and nothing is written. Otherwise one transaction inserts the users in multi-row
+ * INSERTs and, for those without a password, an invitation token and e-mail (docs/decisions/0010).
+ */
+export async function createUsers(
+  context: AppContext,
+  options: { actor: Actor; rows: unknown[] },
+): Promise<{ users: UserResponse[]; emailIds: string[] }> {
+  const { actor } = options;
+  if (!canCreateUsers(actor)) throw new AppError('forbidden', 'Only an admin can add users.');
+  const emails = options.rows.flatMap((row) => {
+    const email = (row as { email?: unknown } | null)?.email;
+    return typeof email === 'string' ? [email.trim().toLowerCase()] : [];
+  });
+  const { users, problems } = newUsersProblems(options.rows, {
+    actorRole: actor.role,
+    takenEmails: await takenEmails(context.db, emails),
+    commonPasswords: commonPasswords(),
+  });
+  if (problems.length > 0)
+    throw new AppError('bad_request', newUsersSummary(problems), { details: problems });
+
+  const hashes: (string | null)[] = Array.from({ length: users.length }, () => null);
+  for (let start = 0; start < users.length; start += hashConcurrency) {
+    await Promise.all(
+      users.slice(start, start + hashConcurrency).map(async (user, offset) => {
+        if (user.password !== undefined) hashes[start + offset] = await hashPassword(user.password);
+      }),
+    );
+  }
+  try {
+    return await context.db.transaction(async (tx) => {
+      const created = [];
+      const emailIds: string[] = [];
+      // 9 parameters a row: 1,000 rows stay far below PostgreSQL's 65,535 bind parameters.
+      for (let start = 0; start < users.length; start += 1000) {
+        const chunk = await insertUsers(
+          tx,
+          users.slice(start, start + 1000).map((user, offset) => ({
+            organization_id: actor.organization_id,
+            fullname: user.fullname,
+            email: user.email,
+            department: user.department,
+            role: user.role,
+            system_role: user.system_role,
+            phone_number: user.phone_number,
+            password_hash: hashes[start + offset] ?? null,
+          })),
+        );
+        created.push(...chunk);
+        emailIds.push(
+          ...(await inviteUsers(context, tx, {
+            actor,
+            users: chunk.filter((row) => row.password_hash === null),
+          })),
+        );
+      }
+      return {
+        users: created.map((row) =>
+          present(actor, { ...row, organization_name: actor.organization_name }),
+        ),
+        emailIds,
+      };
+    });
+  } catch (error) {
+    // Another import took an address meanwhile.
+    if (sqlStateOf(error) === sqlState.uniqueViolation)
+      throw new AppError(
+        'conflict',
+        'One of these e-mail addresses was taken meanwhile; try again.',
+      );
+    throw error;
+  }
+}
+
+/** `GET users/department/{department}/{role}`: a page of the organisation's active users. */
+export async function listUsers(
+  context: AppContext,
+  options: { actor: Actor; params: UserListParams; query: UserListQuery },
+): Promise<{ users: UserResponse[]; total: number; per_page: number; page: number }> {
+  const { actor, params, query } = options;
+  if (!canListUsers(actor)) throw new AppError('forbidden', 'Only an admin can list users.');
+  const { rows, total } = await listUserRows(context.db, {
+    organizationId: actor.organization_id,
+    department: params.department === 'all' ? null : params.department,
+    role: params.role === 'all' ? null : params.role,
+    search: query.search || undefined,
+    page: query.page,
+    perPage: query.per_page,
+  });
+  return {
+    users: rows.map((row) => present(actor, row)),
+    total,
+    per_page: query.per_page,
+    page: query.page,
+  };
+}
+
+/** `GET users/{id}`: an admin reads any user of the organisation, everyone their own. */
+export async function readUser(
+  context: AppContext,
+  options: { actor: Actor; userId: string },
+): Promise<UserResponse> {
+  const target = await visibleUser(context, options.actor, options.userId);
+  if (!canReadUser(options.actor, target))
+    throw new AppError('forbidden', 'Only an admin can view other users.');
+  return present(options.actor, target);
+}
+
+const fieldLabels: Record<UserField, string> = {
+  fullname: 'full name',
+  email: 'e-mail',
+  department: 'department',
+  role: 'position (role)',
+  system_role: 'system role',
+  phone_number: 'phone number',
+};
+
+/** The fields of a `PUT users` body whose value differs from the stored one. */
+function changedFields(target: UserWithOrganization, body: UpdateUserRequest) {
+  const changes: Partial<Record<UserField, string | null>> = {};
+  for (const field of userFields) {
+    const value = body[field];
+    if (value === undefined) continue;
+    const current = field === 'email' ? target.email.toLowerCase() : target[field];
+    if (value !== current) changes[field] = value;
+  }
+  return changes;
+}
+
+/**
+ * `PUT users` (decisions §9): fields left out or unchanged pass; each changed field must be the
+ * actor's to change, else 403 naming it. `system_role` follows `role` (decisions §3). A new
+ * position ends the user's sessions; the last director keeps the position (409).
+ */
+export async function updateUser(
+  context: AppContext,
+  options: { actor: Actor; body: UpdateUserRequest },
+): Promise<UserResponse> {
+  const { actor, body } = options;
+  const target = await visibleUser(context, actor, body.user_id);
+  if (!canChangeSettings(actor, target))
+    throw new AppError('forbidden', 'Only an admin or the account holder can change this user.');
+  const changes = changedFields(target, body);
+  // The account type follows the position (decisions §3): a system_role sent with a new role is
+  // no change of its own, and whatever the director sends, the stored one is derived.
+  const role = (changes.role ?? target.role) as Role;
+  if (changes.role !== undefined) delete changes.system_role;
+  for (const field of Object.keys(changes) as UserField[]) {
+    if (!canChangeUserField(actor, target, field)) {
+      const who = field === 'phone_number' || field === 'email' ? 'an admin' : 'the director';
+      throw new AppError(
+        'forbidden',
+        `Only ${who} can change the ${fieldLabels[field]} of a user.`,
+        {
+          details: [{ path: field, message: `only ${who} can change it` }],
+        },
+      );
+    }
+  }
+  const isNewPosition = changes.role !== undefined;
+  try {
+    await context.db.transaction(async (tx) => {
+      if (isNewPosition && target.role === 'director') {
+        const directors = await lockDirectors(tx, actor.organization_id);
+        if (directors.length <= 1)
+          throw new AppError(
+            'conflict',
+            'The organisation needs a director; give the director position to someone else first.',
+          );
+      }
+      await updateUserRow(tx, target.id, {
+        ...(changes.fullname ? { fullname: changes.fullname } : {}),
+        ...(changes.email ? { email: changes.email } : {}),
+        ...(changes.department ? { department: changes.department } : {}),
+        ...(changes.phone_number !== undefined ? { phone_number: changes.phone_number } : {}),
+        ...(isNewPosition ? { role, system_role: systemRoleFor(role) } : {}),
+      });
+      if (isNewPosition) await endSessionsOf(tx, target.id);
+    });
+  } catch (error) {
+    if (sqlStateOf(error) === sqlState.uniqueViolation)
+      throw new AppError('conflict', `The e-mail ${body.email ?? ''} is already taken.`, {
+        details: [{ path: 'email', message: 'is already taken' }],
+      });
+    throw error;
+  }
+  if (isNewPosition) context.events.endSessions(target.id);
+  context.events.publish(target.organization_id, 'update_user', { user_id: target.id });
+  const updated = await findUserById(context.db, target.id);
+  if (!updated) throw notFound();
+  return present(actor, updated);
+}
+
+/**
+ * `DELETE users/{userId}` (decisions §9, director): the user is deactivated, never erased, so
+ * their requests, reviews and retirements stay whole (docs/decisions/0010); they can no longer sign
+ * in, their sessions end and they leave every list. Not oneself (400), not the last director (409).
+ */
+export async function deleteUser(
+  context: AppContext,
+  options: { actor: Actor; userId: string },
+): Promise<{ user_id: string; deactivated: boolean }> {
+  const { actor } = options;
+  if (actor.role !== 'director')
+    throw new AppError('forbidden', 'Only the director can delete users.');
+  const target = await visibleUser(context, actor, options.userId);
+  if (!canDeleteUser(actor, target))
+    throw new AppError('bad_request', 'You cannot delete your own account.', {
+      details: [{ path: 'userId', message: 'is your own account' }],
+    });
+  await context.db.transaction(async (tx) => {
+    if (target.role === 'director') {
+      const directors = await lockDirectors(tx, actor.organization_id);
+      if (directors.length <= 1)
+        throw new AppError('conflict', 'The organisation needs at least one director.');
+    }
+    await updateUserRow(tx, target.id, { deleted_at: sql`now()` });
+    await endSessionsOf(tx, target.id);
+  });
+  context.events.endSessions(target.id);
+  context.events.publish(target.organization_id, 'update_user', { user_id: target.id });
+  return { user_id: target.id, deactivated: true };
+}
 
 /** Stores a user's notification settings (normalised JSON text) and tells their sessions. */
 export async function updateUserSettings(
   context: AppContext,
   options: { actor: Actor; userId: string; settings: string },
 ): Promise<UserResponse> {
-  const target = await findUserById(context.db, options.userId);
-  // Another organisation's user is never revealed (decisions §2).
-  if (!target || target.organization_id !== options.actor.organization_id) {
-    throw new AppError('not_found', 'User not found.');
-  }
+  const target = await visibleUser(context, options.actor, options.userId);
   if (!canChangeSettings(options.actor, target)) {
     throw new AppError(
       'forbidden',
       "Only an admin or the account holder can change this user's settings.",
     );
   }
-  const settings = JSON.stringify(parseUserSettings(options.settings));
-  await context.db
-    .update(users)
-    .set({ settings, modified_at: sql`now()` })
-    .where(eq(users.id, target.id));
+  await updateUserRow(context.db, target.id, {
+    settings: JSON.stringify(parseUserSettings(options.settings)),
+  });
   const updated = await findUserById(context.db, target.id);
-  if (!updated) throw new AppError('not_found', 'User not found.');
+  if (!updated) throw notFound();
   context.events.publish(updated.organization_id, 'update_user', { user_id: updated.id });
-  return presentUser(updated, { showLastLoggedIn: isSuperAdmin(options.actor.role) });
+  return present(options.actor, updated);
 }
 
 /**
  * `POST users/restrict` (decisions §8, §9): finance locks (`isLocked` true) a user of its
  * organisation, recording who did it, or lifts any lock, the system's too (the midnight job locks
  * again if a retirement is still overdue). A finance lock stays until finance lifts it (decisions §4).
+ * The session goes on (a locked user still reads and retires); the lock holds from the next call.
  */
 export async function restrictUser(
   context: AppContext,
@@ -48,38 +323,31 @@ export async function restrictUser(
   const { actor } = options;
   if (!isFinance(actor.role))
     throw new AppError('forbidden', 'Only finance can restrict or unrestrict users.');
-  const target = await findUserById(context.db, options.userId);
-  // Another organisation's user is never revealed (decisions §2).
-  if (!target || target.organization_id !== actor.organization_id) {
-    throw new AppError('not_found', 'User not found.');
-  }
+  const target = await visibleUser(context, actor, options.userId);
   if (!canRestrictUser(actor, target)) {
     throw new AppError('bad_request', 'You cannot restrict or unrestrict your own account.', {
       details: [{ path: 'user_id', message: 'is your own account' }],
     });
   }
-  await context.db
-    .update(users)
-    .set(
+  // The change and the e-mail that announces it commit together (the notifications issue: locks
+  // and unlocks are told to the user even when they muted notifications).
+  await context.db.transaction(async (tx) => {
+    await updateUserRow(
+      tx,
+      target.id,
       options.isLocked
         ? {
             is_locked: true,
             locked_by: 'finance',
             lock_reason: `Restricted by ${actor.fullname}.`,
             locked_at: sql`now()`,
-            modified_at: sql`now()`,
           }
-        : {
-            is_locked: false,
-            locked_by: null,
-            lock_reason: null,
-            locked_at: null,
-            modified_at: sql`now()`,
-          },
-    )
-    .where(eq(users.id, target.id));
+        : { is_locked: false, locked_by: null, lock_reason: null, locked_at: null },
+    );
+    await notifyAccountLock(context, tx, { userIds: [target.id], isLocked: options.isLocked });
+  });
   const updated = await findUserById(context.db, target.id);
-  if (!updated) throw new AppError('not_found', 'User not found.');
+  if (!updated) throw notFound();
   context.events.publish(updated.organization_id, 'update_user', { user_id: updated.id });
-  return presentUser(updated, { showLastLoggedIn: isSuperAdmin(actor.role) });
+  return present(actor, updated);
 }

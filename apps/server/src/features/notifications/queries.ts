@@ -1,0 +1,280 @@
+import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import {
+  budgets,
+  organizations,
+  requests,
+  retirementReviews,
+  retirements,
+  reviews,
+  users,
+} from '../../db/schema.ts';
+
+/** Who an e-mail goes to, with what decides whether it goes (their settings). */
+export type Recipient = {
+  id: string;
+  email: string;
+  fullname: string;
+  role: string;
+  settings: string;
+  organization_id: string;
+};
+
+const recipientColumns = {
+  id: users.id,
+  email: users.email,
+  fullname: users.fullname,
+  role: users.role,
+  settings: users.settings,
+  organization_id: users.organization_id,
+};
+
+/** Active users of an organisation holding one of `roles`, except `exceptUserId` (the owner). */
+export async function findUsersWithRoles(
+  db: Executor,
+  options: { organizationId: string; roles: string[]; exceptUserId: string },
+): Promise<Recipient[]> {
+  if (options.roles.length === 0) return [];
+  return db
+    .select(recipientColumns)
+    .from(users)
+    .where(
+      and(
+        eq(users.organization_id, options.organizationId),
+        inArray(users.role, options.roles),
+        ne(users.id, options.exceptUserId),
+        isNull(users.deleted_at),
+      ),
+    )
+    .orderBy(asc(users.fullname));
+}
+
+/** Active users by id. */
+export async function findRecipients(db: Executor, ids: string[]): Promise<Recipient[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select(recipientColumns)
+    .from(users)
+    .where(and(inArray(users.id, ids), isNull(users.deleted_at)));
+}
+
+/** A request as its e-mails describe it, with its organisation, budget and reviewer chain. */
+export type RequestNotice = {
+  id: string;
+  organizationId: string;
+  organizationName: string;
+  ownerId: string;
+  ownerName: string;
+  purpose: string;
+  amount: string;
+  currency: string;
+  budgetCode: string;
+  budgetName: string;
+  approvalNumber: string | null;
+  status: string;
+  isCascading: boolean;
+  /** Reviewer roles by step (1 first) and their statuses, in step order. */
+  chain: { step: number; role: string; status: string; comments: string }[];
+};
+
+const requestNoticeColumns = {
+  id: requests.id,
+  organizationId: requests.organization_id,
+  organizationName: organizations.name,
+  ownerId: requests.request_owner_id,
+  ownerName: requests.request_owner_name,
+  purpose: requests.purpose,
+  amount: requests.amount_requested,
+  currency: requests.amount_currency,
+  budgetCode: requests.budget_code,
+  budgetName: budgets.name,
+  approvalNumber: requests.approval_number,
+  status: requests.current_status,
+  isCascading: requests.cascading_notification,
+};
+
+/** One request as its e-mails describe it, or undefined. */
+export async function findRequestNotice(
+  db: Executor,
+  requestId: string,
+): Promise<RequestNotice | undefined> {
+  const [row] = await db
+    .select(requestNoticeColumns)
+    .from(requests)
+    .innerJoin(organizations, eq(organizations.id, requests.organization_id))
+    .innerJoin(budgets, eq(budgets.id, requests.budget_id))
+    .where(eq(requests.id, requestId));
+  if (!row) return undefined;
+  const chain = await db
+    .select({
+      step: reviews.step,
+      role: reviews.reviewer_role,
+      status: reviews.status,
+      comments: reviews.comments,
+    })
+    .from(reviews)
+    .where(eq(reviews.request_id, requestId))
+    .orderBy(asc(reviews.step));
+  return { ...row, chain };
+}
+
+/** A retirement as its e-mails describe it: its request's essentials and its current round. */
+export type RetirementNotice = RequestNotice & {
+  retirementId: string;
+  retirementOwnerId: string;
+  retirementStatus: string;
+  dueDate: string;
+  amountSpent: string | null;
+  round: number;
+};
+
+/** One retirement as its e-mails describe it, or undefined. */
+export async function findRetirementNotice(
+  db: Executor,
+  retirementId: string,
+): Promise<RetirementNotice | undefined> {
+  const [row] = await db
+    .select({
+      ...requestNoticeColumns,
+      retirementId: retirements.id,
+      retirementOwnerId: retirements.retirement_owner_id,
+      retirementStatus: retirements.status,
+      dueDate: retirements.due_date,
+      amountSpent: retirements.amount_spent,
+      round: retirements.submissions,
+    })
+    .from(retirements)
+    .innerJoin(requests, eq(requests.id, retirements.request_id))
+    .innerJoin(organizations, eq(organizations.id, requests.organization_id))
+    .innerJoin(budgets, eq(budgets.id, requests.budget_id))
+    .where(eq(retirements.id, retirementId));
+  if (!row) return undefined;
+  const chain = await db
+    .select({
+      step: retirementReviews.step,
+      role: retirementReviews.reviewer_role,
+      status: retirementReviews.status,
+      comments: retirementReviews.comments,
+    })
+    .from(retirementReviews)
+    .where(
+      and(
+        eq(retirementReviews.retirement_id, retirementId),
+        eq(retirementReviews.round, row.round),
+      ),
+    )
+    .orderBy(asc(retirementReviews.step));
+  return { ...row, chain };
+}
+
+/** Pending retirements (all organisations) due between two days, for the warning run. */
+export async function findPendingRetirementsDue(
+  db: Executor,
+  options: { from: string; to: string },
+): Promise<{ id: string; dueDate: string }[]> {
+  return db
+    .select({ id: retirements.id, dueDate: retirements.due_date })
+    .from(retirements)
+    .where(
+      and(
+        eq(retirements.status, 'pending'),
+        sql`${retirements.due_date} BETWEEN ${options.from} AND ${options.to}`,
+      ),
+    );
+}
+
+/** A step waiting for a reviewer role: a request's or a retirement's. */
+export type WaitingStep = {
+  kind: 'request' | 'retirement';
+  organizationId: string;
+  requestId: string;
+  ownerId: string;
+  ownerName: string;
+  purpose: string;
+  amount: string;
+  currency: string;
+  role: string;
+  /** The day (in `timeZone`) the step began waiting: submission, or the previous step's answer. */
+  since: string;
+};
+
+/**
+ * Every step waiting for review, in every organisation: the newest versions of pending and
+ * on_progress requests, and on_progress retirements (their current round), each with the day
+ * it began waiting in `timeZone`.
+ */
+export async function findWaitingSteps(db: Executor, timeZone: string): Promise<WaitingStep[]> {
+  const result = await db.execute<WaitingStep>(sql`
+    SELECT 'request' AS kind, r.organization_id AS "organizationId", r.id AS "requestId",
+           r.request_owner_id AS "ownerId", r.request_owner_name AS "ownerName", r.purpose,
+           r.amount_requested::text AS amount, r.amount_currency AS currency,
+           r.next_reviewer_role AS role,
+           to_char((GREATEST(r.created_at, (SELECT max(v.reviewed_at) FROM ${reviews} v
+                     WHERE v.request_id = r.id)) AT TIME ZONE ${timeZone})::date, 'YYYY-MM-DD') AS since
+    FROM ${requests} r
+    WHERE r.is_latest AND r.current_status IN ('pending', 'on_progress')
+      AND r.next_reviewer_role IS NOT NULL
+    UNION ALL
+    SELECT 'retirement', t.organization_id, t.request_id, t.retirement_owner_id,
+           q.request_owner_name, q.purpose, q.amount_requested::text, q.amount_currency,
+           t.next_reviewer_role,
+           to_char((GREATEST(COALESCE(t.submitted_at, t.created_at), (SELECT max(v.reviewed_at)
+                     FROM ${retirementReviews} v WHERE v.retirement_id = t.id
+                     AND v.round = t.submissions)) AT TIME ZONE ${timeZone})::date, 'YYYY-MM-DD')
+    FROM ${retirements} t JOIN ${requests} q ON q.id = t.request_id
+    WHERE t.status = 'on_progress' AND t.next_reviewer_role IS NOT NULL
+    ORDER BY 10, 3`);
+  return result.rows;
+}
+
+/** The organisations' names by id. */
+export async function findOrganizationNames(
+  db: Executor,
+  ids: string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: organizations.id, name: organizations.name })
+    .from(organizations)
+    .where(inArray(organizations.id, ids));
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/** Every active user of the given organisations with one of the roles. */
+export async function findReviewersOf(
+  db: Executor,
+  options: { organizationIds: string[]; roles: string[] },
+): Promise<Recipient[]> {
+  if (options.organizationIds.length === 0 || options.roles.length === 0) return [];
+  return db
+    .select(recipientColumns)
+    .from(users)
+    .where(
+      and(
+        inArray(users.organization_id, options.organizationIds),
+        inArray(users.role, options.roles),
+        isNull(users.deleted_at),
+      ),
+    );
+}
+
+/** The id of the current transaction: distinguishes one lock or unlock event from the next. */
+export async function currentTransactionId(tx: Executor): Promise<string> {
+  const result = await tx.execute<{ id: string }>(sql`SELECT txid_current()::text AS id`);
+  const id = result.rows[0]?.id;
+  if (!id) throw new Error('no transaction id');
+  return id;
+}
+
+/** The recorded lock reason of each user. */
+export async function findLockReasons(
+  db: Executor,
+  ids: string[],
+): Promise<Map<string, string | null>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, reason: users.lock_reason })
+    .from(users)
+    .where(inArray(users.id, ids));
+  return new Map(rows.map((row) => [row.id, row.reason]));
+}

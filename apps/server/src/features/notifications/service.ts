@@ -1,0 +1,442 @@
+import {
+  isReviewLate,
+  notificationKey,
+  receivesNotification,
+  requestDecisionKind,
+  retirementDecisionKind,
+  retirementMilestoneOn,
+  stepsToNotify,
+  workingDaysBetween,
+  type NotificationKind,
+} from '@imprest/domain/notifications.ts';
+import { retirementEscalationDays, retirementGraceDays } from '@imprest/domain/constants.ts';
+import { addDays } from '@imprest/domain/retirements.ts';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { queueEmails, type Email } from '../../lib/mailer.ts';
+import {
+  currentTransactionId,
+  findLockReasons,
+  findOrganizationNames,
+  findPendingRetirementsDue,
+  findRecipients,
+  findRequestNotice,
+  findRetirementNotice,
+  findReviewersOf,
+  findUsersWithRoles,
+  findWaitingSteps,
+  type Recipient,
+  type RequestNotice,
+  type RetirementNotice,
+} from './queries.ts';
+import {
+  accountLockEmail,
+  requestDecisionEmail,
+  retirementAttachedEmail,
+  retirementDecisionEmail,
+  retirementWarningEmail,
+  reviewReminderEmail,
+  reviewRequestedEmail,
+  type DigestItem,
+  type RenderedEmail,
+  type RequestFacts,
+} from './templates.ts';
+
+/** One e-mail to one person about one event, before muting is applied. */
+type Notice = { recipient: Recipient; kind: NotificationKind; key: string; email: RenderedEmail };
+
+/** Queues the notices whose recipients want them (mute_notification), in the caller's transaction. */
+async function queueNotices(tx: Executor, notices: Notice[]): Promise<number> {
+  const wanted = notices.filter((notice) =>
+    receivesNotification(notice.recipient.settings, notice.kind),
+  );
+  const emails: Email[] = wanted.map(({ recipient, kind, key, email }) => ({
+    organizationId: recipient.organization_id,
+    to: recipient.email,
+    subject: email.subject,
+    body: email.text,
+    html: email.html,
+    idempotencyKey: key,
+    kind,
+  }));
+  await queueEmails(tx, emails);
+  return emails.length;
+}
+
+function factsOf(notice: RequestNotice): RequestFacts {
+  return {
+    organizationName: notice.organizationName,
+    requestId: notice.id,
+    ownerName: notice.ownerName,
+    purpose: notice.purpose,
+    amount: notice.amount,
+    currency: notice.currency,
+    budgetCode: notice.budgetCode,
+    budgetName: notice.budgetName,
+    approvalNumber: notice.approvalNumber,
+  };
+}
+
+/**
+ * E-mails for a request or retirement that reached `step` of its chain: every active user of the
+ * organisation with that step's role, never the owner; at step 1 with cascading_notification,
+ * every later step's reviewers too, told in advance (docs/decisions/0011).
+ */
+async function reviewerNotices(
+  context: AppContext,
+  tx: Executor,
+  options: {
+    notice: RequestNotice | RetirementNotice;
+    subject: 'request' | 'retirement';
+    ownerId: string;
+    step: number;
+    keyOf: (step: number, kind: string, userId: string) => string;
+  },
+): Promise<Notice[]> {
+  const { notice, subject } = options;
+  const steps = stepsToNotify({
+    step: options.step,
+    stepCount: notice.chain.length,
+    isCascading: notice.isCascading,
+  });
+  const roles = steps
+    .map(({ step }) => notice.chain.find((link) => link.step === step)?.role)
+    .filter((role): role is string => role !== undefined);
+  const people = await findUsersWithRoles(tx, {
+    organizationId: notice.organizationId,
+    roles,
+    exceptUserId: options.ownerId,
+  });
+  return steps.flatMap(({ step, kind }) => {
+    const role = notice.chain.find((link) => link.step === step)?.role;
+    return people
+      .filter((person) => person.role === role)
+      .map((recipient) => ({
+        recipient,
+        kind,
+        key: options.keyOf(step, kind, recipient.id),
+        email: reviewRequestedEmail({
+          appUrl: context.config.appUrl,
+          facts: factsOf(notice),
+          recipientName: recipient.fullname,
+          subject,
+          step,
+          role: role ?? '',
+          isUpcoming: kind === 'review_upcoming',
+          amountSpent: 'amountSpent' in notice ? notice.amountSpent : null,
+        }),
+      }));
+  });
+}
+
+async function ownerNotice(
+  tx: Executor,
+  ownerId: string,
+  build: (owner: Recipient) => Omit<Notice, 'recipient'>,
+): Promise<Notice[]> {
+  const [owner] = await findRecipients(tx, [ownerId]);
+  return owner ? [{ recipient: owner, ...build(owner) }] : [];
+}
+
+async function loadRequest(tx: Executor, requestId: string): Promise<RequestNotice> {
+  const notice = await findRequestNotice(tx, requestId);
+  if (!notice) throw new Error(`request ${requestId} not found for its notifications`);
+  return notice;
+}
+
+async function loadRetirement(tx: Executor, retirementId: string): Promise<RetirementNotice> {
+  const notice = await findRetirementNotice(tx, retirementId);
+  if (!notice) throw new Error(`retirement ${retirementId} not found for its notifications`);
+  return notice;
+}
+
+/** Whose chain an item follows: what reviewerNotices needs besides the step. */
+type ReviewTarget = Omit<Parameters<typeof reviewerNotices>[2], 'step'>;
+
+function requestTarget(notice: RequestNotice): ReviewTarget {
+  return {
+    notice,
+    subject: 'request',
+    ownerId: notice.ownerId,
+    keyOf: (step, kind, userId) => notificationKey('request', notice.id, kind, step, userId),
+  };
+}
+
+function retirementTarget(notice: RetirementNotice): ReviewTarget {
+  return {
+    notice,
+    subject: 'retirement',
+    ownerId: notice.retirementOwnerId,
+    keyOf: (step, kind, userId) =>
+      notificationKey('retirement', notice.retirementId, 'round', notice.round, kind, step, userId),
+  };
+}
+
+/** Queues the e-mails of an item reaching `step` (nothing when no step is left). */
+async function queueReviewers(
+  context: AppContext,
+  tx: Executor,
+  target: ReviewTarget,
+  step: number | undefined,
+): Promise<void> {
+  if (step === undefined) return;
+  await queueNotices(tx, await reviewerNotices(context, tx, { ...target, step }));
+}
+
+/** The first pending step of a chain, the one that waits now. */
+function pendingStep(notice: RequestNotice): number | undefined {
+  return notice.chain.find((link) => link.status === 'pending')?.step;
+}
+
+/** The comments of the last answered step: the decision's. */
+function decisionComments(notice: RequestNotice): string {
+  return notice.chain.filter((link) => link.status !== 'pending').at(-1)?.comments ?? '';
+}
+
+/**
+ * For the requests service, inside the transaction that submitted or resubmitted a request: its
+ * first step's reviewers (and, cascading, the whole chain's) hear of it.
+ */
+export async function notifyRequestSubmitted(
+  context: AppContext,
+  tx: Executor,
+  options: { requestId: string },
+): Promise<void> {
+  const notice = await loadRequest(tx, options.requestId);
+  await queueReviewers(context, tx, requestTarget(notice), 1);
+}
+
+const requestDecisions = {
+  request_approved: 'approved',
+  request_rejected: 'rejected',
+  request_returned: 'returned',
+} as const;
+
+/**
+ * For the reviews service, inside the transaction that answered a step: the next step's reviewers
+ * while steps remain, otherwise the owner (approved with the approval number, rejected, returned).
+ */
+export async function notifyRequestReviewed(
+  context: AppContext,
+  tx: Executor,
+  options: { requestId: string },
+): Promise<void> {
+  const notice = await loadRequest(tx, options.requestId);
+  const decision = requestDecisionKind(notice.status);
+  if (!decision) return queueReviewers(context, tx, requestTarget(notice), pendingStep(notice));
+  await queueNotices(
+    tx,
+    await ownerNotice(tx, notice.ownerId, () => ({
+      kind: decision,
+      key: notificationKey('request', notice.id, decision),
+      email: requestDecisionEmail({
+        appUrl: context.config.appUrl,
+        facts: factsOf(notice),
+        decision: requestDecisions[decision],
+        comments: decisionComments(notice),
+      }),
+    })),
+  );
+}
+
+/** For the retirements service, inside the attach transaction: the owner learns the due date. */
+export async function notifyRetirementAttached(
+  context: AppContext,
+  tx: Executor,
+  options: { retirementId: string },
+): Promise<void> {
+  const notice = await loadRetirement(tx, options.retirementId);
+  await queueNotices(
+    tx,
+    await ownerNotice(tx, notice.retirementOwnerId, () => ({
+      kind: 'retirement_attached',
+      key: notificationKey('retirement', notice.retirementId, 'attached'),
+      email: retirementAttachedEmail({
+        appUrl: context.config.appUrl,
+        facts: factsOf(notice),
+        dueDate: notice.dueDate,
+      }),
+    })),
+  );
+}
+
+/**
+ * For the retirements service, inside the submit transaction (after the round is opened): the
+ * first step's reviewers of the new round hear of it (cascading: the whole chain).
+ */
+export async function notifyRetirementSubmitted(
+  context: AppContext,
+  tx: Executor,
+  options: { retirementId: string },
+): Promise<void> {
+  const notice = await loadRetirement(tx, options.retirementId);
+  await queueReviewers(context, tx, retirementTarget(notice), 1);
+}
+
+/**
+ * For the retirements service, inside the review transaction: the next step's reviewers while
+ * steps remain, otherwise the owner (approved or rejected).
+ */
+export async function notifyRetirementReviewed(
+  context: AppContext,
+  tx: Executor,
+  options: { retirementId: string },
+): Promise<void> {
+  const notice = await loadRetirement(tx, options.retirementId);
+  const decision = retirementDecisionKind(notice.retirementStatus);
+  if (!decision) return queueReviewers(context, tx, retirementTarget(notice), pendingStep(notice));
+  await queueNotices(
+    tx,
+    await ownerNotice(tx, notice.retirementOwnerId, () => ({
+      kind: decision,
+      key: notificationKey('retirement', notice.retirementId, 'round', notice.round, decision),
+      email: retirementDecisionEmail({
+        appUrl: context.config.appUrl,
+        facts: factsOf(notice),
+        decision: decision === 'retirement_approved' ? 'approved' : 'rejected',
+        comments: decisionComments(notice),
+      }),
+    })),
+  );
+}
+
+/**
+ * Inside the transaction that locked or unlocked users (the midnight job, a retirement submission
+ * that cleared the owner, or finance's `POST users/restrict`): each hears of it, muted or not.
+ * The transaction id tells one lock from the next, so a repeated call in it sends one e-mail.
+ */
+export async function notifyAccountLock(
+  context: AppContext,
+  tx: Executor,
+  options: { userIds: string[]; isLocked: boolean; reason?: string | null },
+): Promise<void> {
+  if (options.userIds.length === 0) return;
+  const people = await findRecipients(tx, options.userIds);
+  const names = await findOrganizationNames(tx, [
+    ...new Set(people.map((person) => person.organization_id)),
+  ]);
+  const transaction = await currentTransactionId(tx);
+  const kind = options.isLocked ? 'account_locked' : 'account_unlocked';
+  const lockReasons = await reasonsOf(tx, people, options);
+  await queueNotices(
+    tx,
+    people.map((recipient) => ({
+      recipient,
+      kind,
+      key: notificationKey('user', recipient.id, kind, transaction),
+      email: accountLockEmail({
+        appUrl: context.config.appUrl,
+        organizationName: names.get(recipient.organization_id) ?? '',
+        recipientName: recipient.fullname,
+        isLocked: options.isLocked,
+        reason: lockReasons.get(recipient.id) ?? null,
+      }),
+    })),
+  );
+}
+
+/** Each locked user's recorded reason, unless the caller gave one. */
+async function reasonsOf(
+  tx: Executor,
+  people: Recipient[],
+  options: { isLocked: boolean; reason?: string | null },
+): Promise<Map<string, string | null>> {
+  if (!options.isLocked) return new Map();
+  if (options.reason !== undefined)
+    return new Map(people.map((person) => [person.id, options.reason ?? null]));
+  return findLockReasons(
+    tx,
+    people.map((person) => person.id),
+  );
+}
+
+/**
+ * The daily warning run (07:00 ORG_TIMEZONE): the owner of every pending retirement whose spec §8
+ * warning escalates or passes the grace period today (or up to warningCatchUpDays ago, for a
+ * missed run) gets it by e-mail, once per retirement and milestone. Answers how many were queued.
+ */
+export async function sendRetirementWarnings(
+  context: AppContext,
+  options: { today: string },
+): Promise<number> {
+  const { today } = options;
+  // Due dates whose escalation or lock day lies in the last few days.
+  const candidates = await findPendingRetirementsDue(context.db, {
+    from: addDays(today, -(retirementGraceDays + 1) - 3),
+    to: addDays(today, -retirementEscalationDays),
+  });
+  let queued = 0;
+  for (const candidate of candidates) {
+    const milestone = retirementMilestoneOn(candidate.dueDate, today);
+    if (!milestone) continue;
+    queued += await context.db.transaction(async (tx) => {
+      const notice = await loadRetirement(tx, candidate.id);
+      if (notice.retirementStatus !== 'pending') return 0;
+      return queueNotices(
+        tx,
+        await ownerNotice(tx, notice.retirementOwnerId, () => ({
+          kind: 'retirement_warning',
+          key: notificationKey('retirement', notice.retirementId, 'warning', milestone),
+          email: retirementWarningEmail({
+            appUrl: context.config.appUrl,
+            facts: factsOf(notice),
+            dueDate: notice.dueDate,
+            milestone,
+          }),
+        })),
+      );
+    });
+  }
+  return queued;
+}
+
+/**
+ * The daily reminder run: every reviewer with a step waiting more than 3 working days gets one
+ * digest of all the steps waiting for them (never their own requests), once per reviewer and day
+ * however many processes run it (the key is reviewer + day). Answers how many were queued.
+ */
+export async function sendReviewReminders(
+  context: AppContext,
+  options: { today: string },
+): Promise<number> {
+  const { today } = options;
+  const steps = await findWaitingSteps(context.db, context.config.orgTimezone);
+  if (steps.length === 0) return 0;
+  const organizationIds = [...new Set(steps.map((step) => step.organizationId))];
+  const reviewers = await findReviewersOf(context.db, {
+    organizationIds,
+    roles: [...new Set(steps.map((step) => step.role))],
+  });
+  const names = await findOrganizationNames(context.db, organizationIds);
+  const notices: Notice[] = [];
+  for (const reviewer of reviewers) {
+    const mine = steps.filter(
+      (step) =>
+        step.organizationId === reviewer.organization_id &&
+        step.role === reviewer.role &&
+        step.ownerId !== reviewer.id,
+    );
+    if (!mine.some((step) => isReviewLate(step.since, today))) continue;
+    const items: DigestItem[] = mine.map((step) => ({
+      kind: step.kind,
+      requestId: step.requestId,
+      ownerName: step.ownerName,
+      purpose: step.purpose,
+      amount: step.amount,
+      currency: step.currency,
+      workingDays: workingDaysBetween(step.since, today),
+    }));
+    notices.push({
+      recipient: reviewer,
+      kind: 'review_reminder',
+      key: notificationKey('digest', reviewer.id, today),
+      email: reviewReminderEmail({
+        appUrl: context.config.appUrl,
+        organizationName: names.get(reviewer.organization_id) ?? '',
+        recipientName: reviewer.fullname,
+        items,
+      }),
+    });
+  }
+  return context.db.transaction((tx) => queueNotices(tx, notices));
+}

@@ -1,0 +1,60 @@
+import { sql, type SQL } from 'drizzle-orm';
+import PgBoss from 'pg-boss';
+import type { Executor } from '../db/client.ts';
+
+/** pg-boss keeps its tables in this schema of the application's database. */
+export const jobSchema = 'pgboss';
+
+/**
+ * pg-boss's `Db` over any Executor, a transaction included: pg-boss's positional SQL (`$1`, `$2`…)
+ * becomes a Drizzle query with the same values, so a job is written on the caller's connection
+ * and commits or rolls back with the caller's change.
+ */
+export function jobDatabase(db: Executor): PgBoss.Db {
+  return {
+    executeSql: async (text, values) => {
+      const chunks: SQL[] = [];
+      let last = 0;
+      for (const match of text.matchAll(/\$(\d+)/g)) {
+        chunks.push(sql.raw(text.slice(last, match.index)));
+        chunks.push(sql`${values[Number(match[1]) - 1] ?? null}`);
+        last = match.index + match[0].length;
+      }
+      chunks.push(sql.raw(text.slice(last)));
+      const result = await db.execute(sql.join(chunks, sql.raw('')));
+      return { rows: result.rows };
+    },
+  };
+}
+
+/**
+ * A pg-boss client that is never started: it only writes jobs, each time through the connection
+ * given with the call (`{ db: jobDatabase(tx) }`), never through a pool of its own.
+ */
+const writer = new PgBoss({
+  schema: jobSchema,
+  db: {
+    executeSql: () => Promise.reject(new Error('pass { db: jobDatabase(executor) } to send jobs')),
+  },
+});
+
+/**
+ * Creates jobs in the caller's transaction (docs/decisions/0011): they exist exactly when the change
+ * that made them commits. Each job's id is given (e.g. the outbox row's), so sending one twice keeps
+ * one. Throws when the queue does not exist, rather than committing work that nothing would run.
+ */
+export async function sendJobs(
+  db: Executor,
+  queue: string,
+  jobs: { id: string; data: object }[],
+): Promise<void> {
+  if (jobs.length === 0) return;
+  const found = await db.execute(
+    sql`SELECT 1 FROM ${sql.identifier(jobSchema)}.queue WHERE name = ${queue}`,
+  );
+  if (found.rows.length === 0) throw new Error(`pg-boss queue ${queue} does not exist`);
+  await writer.insert(
+    jobs.map((job) => ({ id: job.id, name: queue, data: job.data })),
+    { db: jobDatabase(db) },
+  );
+}
