@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { smtpPort } from './tests/mailbox.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3999);
 
@@ -13,6 +14,8 @@ export default defineConfig({
     ? [['list'], ['json', { outputFile: '../.tmp/playwright.json' }]]
     : [['list'], ['json', { outputFile: '../.tmp/playwright.json' }]],
   outputDir: '../.tmp/test-results',
+  // A real SMTP server for the whole run (tests/mailbox.ts): invitation e-mails land in .tmp/mail.
+  globalSetup: './global-setup.ts',
   use: {
     baseURL: `http://localhost:${port}`,
     trace: 'retain-on-failure',
@@ -33,7 +36,7 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
     command: 'node ../scripts/e2e-server.mjs',
-    env: { PORT: String(port) },
+    env: { PORT: String(port), SMTP_URL: `smtp://127.0.0.1:${smtpPort}` },
     url: `http://localhost:${port}/api/v1/setup`,
     timeout: 180_000,
     reuseExistingServer: false,

@@ -8,6 +8,7 @@ import {
   pageOf,
   phone,
   shot,
+  showLastPage,
   signIn,
 } from './support.ts';
 
@@ -332,7 +333,10 @@ test('home shows the counts, recent requests and the requests waiting for the ro
   await page.getByTestId('user-menu').click();
   await page.getByRole('menuitem', { name: 'Log Out' }).click();
   await signIn(page, 'finance@example.com');
-  await expect(page.getByTestId('pending-requests').getByText('TZS 130,000').first()).toBeVisible();
+  const pending = page.getByTestId('pending-requests');
+  await expect(pending).toBeVisible();
+  await showLastPage(pending);
+  await expect(pending.getByText('TZS 130,000').first()).toBeVisible();
 
   // Staff mode lists finance's own requests (none); Admin mode everyone's (spec §1, §2).
   await page.goto('/dashboard/requests');

@@ -1,4 +1,10 @@
-import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import {
+  expect,
+  type APIRequestContext,
+  type Browser,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 
 export const demoPassword = 'Imprest#2026';
 
@@ -117,3 +123,12 @@ export const onePixelPng = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
   'base64',
 );
+
+/**
+ * Turns a paginated table inside `container` to its last page: the pending lists are queues,
+ * oldest first, so a request submitted just now is found there however many wait before it.
+ */
+export async function showLastPage(container: Locator): Promise<void> {
+  const pages = container.locator('.ant-pagination-item');
+  if ((await pages.count()) > 1) await pages.last().click();
+}

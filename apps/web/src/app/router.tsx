@@ -1,5 +1,4 @@
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { ComingSoon } from '../components/coming-soon.tsx';
+import { createBrowserRouter, Navigate } from 'react-router';
 import { FullScreenLoader } from '../components/full-screen-loader.tsx';
 import { NewPasswordPage } from '../features/auth/pages/new-password-page.tsx';
 import { ResetLinkPage } from '../features/auth/pages/reset-link-page.tsx';
@@ -15,11 +14,6 @@ const dashboard = paths.dashboard;
 /** A dashboard path relative to /dashboard, as its child routes need it. */
 function relative(path: string): string {
   return path.replace(/^\/dashboard\//, '');
-}
-
-/** A dashboard route (path relative to /dashboard) whose feature has not landed yet. */
-function comingSoon(path: string, page: string): RouteObject {
-  return { path: path.replace(/^\/dashboard\//, ''), element: <ComingSoon page={page} /> };
 }
 
 /** The routes of spec §2. The dashboard loads lazily so the sign-in page stays light. */
@@ -109,9 +103,37 @@ export function createRouter() {
                     return { Component: RetirementFormPage };
                   },
                 },
-                comingSoon(dashboard.users.path, 'Users'),
-                comingSoon(dashboard.newUsers.path, 'New users'),
-                comingSoon(dashboard.viewUser.path, 'User view'),
+                {
+                  path: relative(dashboard.users.path),
+                  lazy: async () => {
+                    const { UsersPage } = await import('../features/users/pages/users-page.tsx');
+                    return { Component: UsersPage };
+                  },
+                },
+                {
+                  path: relative(dashboard.newUsers.path),
+                  lazy: async () => {
+                    const { NewUsersPage } =
+                      await import('../features/users/pages/new-users-page.tsx');
+                    return { Component: NewUsersPage };
+                  },
+                },
+                {
+                  path: relative(dashboard.viewUser.path),
+                  lazy: async () => {
+                    const { UserViewPage } =
+                      await import('../features/users/pages/user-view-page.tsx');
+                    return { Component: UserViewPage };
+                  },
+                },
+                {
+                  path: relative(dashboard.profile.path),
+                  lazy: async () => {
+                    const { ProfilePage } =
+                      await import('../features/users/pages/profile-page.tsx');
+                    return { Component: ProfilePage };
+                  },
+                },
                 {
                   path: relative(dashboard.budgets.path),
                   lazy: async () => {

@@ -4,16 +4,25 @@ import { paths } from '../paths.ts';
 
 type SuccessPanelProps = {
   title: string;
-  subTitle: string;
+  subTitle?: string;
+  /** The main way on; 'View requests' (to /dashboard/requests) unless told. */
+  primary?: { label: string; href: string };
   /** A second way on, e.g. back to what was just submitted. */
   secondary?: { label: string; onClick: () => void };
 };
 
+const viewRequests = { label: 'View requests', href: paths.dashboard.requests.getHref() };
+
 /**
- * A success panel with the 'View requests' button of spec §2, which goes to /dashboard/requests
- * replacing the history entry, so Back does not return to a finished form.
+ * A success panel of spec §2 whose main button ('View requests' unless told) replaces the history
+ * entry, so Back does not return to a finished form.
  */
-export function SuccessPanel({ title, subTitle, secondary }: SuccessPanelProps) {
+export function SuccessPanel({
+  title,
+  subTitle,
+  primary = viewRequests,
+  secondary,
+}: SuccessPanelProps) {
   const navigate = useNavigate();
   return (
     <Card>
@@ -23,11 +32,11 @@ export function SuccessPanel({ title, subTitle, secondary }: SuccessPanelProps) 
         subTitle={subTitle}
         extra={[
           <Button
-            key="requests"
+            key="primary"
             type="primary"
-            onClick={() => void navigate(paths.dashboard.requests.getHref(), { replace: true })}
+            onClick={() => void navigate(primary.href, { replace: true })}
           >
-            View requests
+            {primary.label}
           </Button>,
           secondary ? (
             <Button key="secondary" onClick={secondary.onClick}>

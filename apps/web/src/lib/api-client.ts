@@ -39,7 +39,7 @@ export type ApiRequestOptions<T> = {
 
 let handleUnauthorized: (() => void) | null = null;
 
-/** Called when a request that carried a token gets 401: the session is over (spec §7). */
+/** Called when a request that carried the current token gets 401: the session is over (spec §7). */
 export function setUnauthorizedHandler(handler: (() => void) | null): void {
   handleUnauthorized = handler;
 }
@@ -88,7 +88,8 @@ export async function apiRequest<T = unknown>(
 
   const text = response.status === 204 ? '' : await response.text();
   if (!okStatuses.has(response.status)) {
-    if (response.status === 401 && token) handleUnauthorized?.();
+    // A token replaced meanwhile (a password change hands out a new one) is not the session's end.
+    if (response.status === 401 && token && token === readToken()) handleUnauthorized?.();
     throw errorFrom(response.status, text, response.statusText || `HTTP ${response.status}`);
   }
 

@@ -22,6 +22,13 @@ export function formatDate(value: string | Date | null | undefined): string {
   return date.isValid() ? date.format('L') : '';
 }
 
+/** A moment in en-GB format (spec §9), e.g. `05/03/2026 14:30`. */
+export function formatDateTime(value: string | Date | null | undefined): string {
+  if (!value) return '';
+  const date = dayjs(value);
+  return date.isValid() ? date.format('L LT') : '';
+}
+
 /** A status code in words: `on_progress` → `On progress`. */
 export function humanize(value: string): string {
   const words = value.replace(/[_-]+/g, ' ').trim();

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { io } from 'socket.io-client';
+import { setRealtimeStatus } from './realtime-status.ts';
 import { readToken } from './storage.ts';
 
 /** Reconnect settings of spec §9. */
@@ -13,21 +14,37 @@ const reconnectOptions = {
 
 type UserEvent = { user_id?: unknown };
 
+/** What the server's socket.io middleware answers a token it refuses. */
+const refusedMessage = 'unauthorized';
+
+/** Refused handshakes in a row after which a still-valid session stops reconnecting the socket. */
+const maxRefusals = 3;
+
 /**
  * Keeps a socket.io connection to the organisation room while someone is signed in (decisions §7).
  * `update_user` naming the current user revalidates the session; other events refresh the lists
  * they concern. A server without socket.io is tolerated: the client just keeps retrying quietly.
+ * When the server itself ends the connection (it disconnects the socket, or refuses the token),
+ * `onServerDisconnect` checks the session, which signs out if it is over, and resolves whether it
+ * still stands; then the socket connects again.
  */
-export function useRealtime(userId: string | null, onCurrentUserUpdated: () => void): void {
+export function useRealtime(
+  userId: string | null,
+  onCurrentUserUpdated: () => void,
+  onServerDisconnect: () => Promise<boolean>,
+): void {
   const queryClient = useQueryClient();
   const onUpdatedRef = useRef(onCurrentUserUpdated);
+  const onDisconnectRef = useRef(onServerDisconnect);
 
   useEffect(() => {
     onUpdatedRef.current = onCurrentUserUpdated;
-  }, [onCurrentUserUpdated]);
+    onDisconnectRef.current = onServerDisconnect;
+  }, [onCurrentUserUpdated, onServerDisconnect]);
 
   useEffect(() => {
     if (!userId) return;
+    setRealtimeStatus('connecting');
     const socket = io({
       path: '/socket.io',
       // A function, so every reconnect sends the freshest token.
@@ -36,9 +53,44 @@ export function useRealtime(userId: string | null, onCurrentUserUpdated: () => v
     });
     socket.on('update_user', (payload: UserEvent) => {
       if (payload?.user_id === userId) onUpdatedRef.current();
+      void queryClient.invalidateQueries({ queryKey: ['users'] });
     });
+    let refusals = 0;
+    let isClosed = false;
+    function checkSession() {
+      void onDisconnectRef.current().then((isSignedIn) => {
+        if (isSignedIn && !isClosed && refusals < maxRefusals) {
+          setRealtimeStatus('reconnecting');
+          socket.connect();
+        } else if (!isClosed) setRealtimeStatus('offline');
+      });
+    }
+    // `socket.active`: the client will retry by itself, so the header says reconnecting.
+    function showRetrying() {
+      setRealtimeStatus(socket.active && navigator.onLine ? 'reconnecting' : 'offline');
+    }
+    socket.on('connect', () => {
+      refusals = 0;
+      setRealtimeStatus('connected');
+    });
+    // 'io server disconnect' is the server's own doing (a deleted user, an ended session); a
+    // restart or a lost network says otherwise and reconnects by itself.
+    socket.on('disconnect', (reason) => {
+      showRetrying();
+      if (reason === 'io server disconnect') checkSession();
+    });
+    socket.on('connect_error', (error) => {
+      showRetrying();
+      if (socket.active || error.message !== refusedMessage) return;
+      refusals += 1;
+      checkSession();
+    });
+    // A request's status also shows in a budget's list of requests and decides which requests
+    // await retirement, and not every change of status moves a budget (no budget_updated).
     socket.on('request_updated', () => {
       void queryClient.invalidateQueries({ queryKey: ['requests'] });
+      void queryClient.invalidateQueries({ queryKey: ['retirements'] });
+      void queryClient.invalidateQueries({ queryKey: ['budgets'] });
     });
     socket.on('retirement_updated', () => {
       void queryClient.invalidateQueries({ queryKey: ['retirements'] });
@@ -47,9 +99,21 @@ export function useRealtime(userId: string | null, onCurrentUserUpdated: () => v
     socket.on('budget_updated', () => {
       void queryClient.invalidateQueries({ queryKey: ['budgets'] });
     });
+    function handleOffline() {
+      setRealtimeStatus('offline');
+    }
+    function handleOnline() {
+      if (!socket.connected) showRetrying();
+    }
+    window.addEventListener('offline', handleOffline);
+    window.addEventListener('online', handleOnline);
     return () => {
+      isClosed = true;
+      window.removeEventListener('offline', handleOffline);
+      window.removeEventListener('online', handleOnline);
       socket.removeAllListeners();
       socket.disconnect();
+      setRealtimeStatus('offline');
     };
   }, [userId, queryClient]);
 }

@@ -14,8 +14,8 @@ import {
 } from 'react';
 import { useNavigate } from 'react-router';
 import { FullScreenLoader } from '../components/full-screen-loader.tsx';
-import { paths } from '../paths.ts';
 import { ApiError, apiRequest, setUnauthorizedHandler } from './api-client.ts';
+import { signInHref } from './next-path.ts';
 import { useRealtime } from './realtime.ts';
 import {
   clearSession,
@@ -41,16 +41,23 @@ export type Session = {
   signIn: (auth: AuthResponse) => void;
   signOut: () => void;
   revalidate: () => Promise<void>;
+  /** Signed out on purpose (here or in another tab): the sign-in page remembers no page. */
+  hasSignedOut: boolean;
 };
 
-type SessionState = { token: string | null; user: UserResponse | null; status: SessionStatus };
+type SessionState = {
+  token: string | null;
+  user: UserResponse | null;
+  status: SessionStatus;
+  hasSignedOut: boolean;
+};
 
 const SessionContext = createContext<Session | null>(null);
 
 function initialState(): SessionState {
   const token = readToken();
-  if (!token) return { token: null, user: null, status: 'idle' };
-  return { token, user: readUser(), status: 'pending' };
+  if (!token) return { token: null, user: null, status: 'idle', hasSignedOut: false };
+  return { token, user: readUser(), status: 'pending', hasSignedOut: false };
 }
 
 /** GET users/validate-token: a fresh token and the current user (decisions §2). */
@@ -72,9 +79,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     (status: SessionStatus) => {
       clearSession();
       setStoredMode('staff');
-      setState({ token: null, user: null, status });
+      const hasSignedOut = status === 'idle';
+      setState({ token: null, user: null, status, hasSignedOut });
       queryClient.clear();
-      void navigate(paths.signIn.getHref(), { replace: true });
+      // A session that ran out under an e-mail link keeps the link for after signing in again.
+      const here = `${window.location.pathname}${window.location.search}${window.location.hash}`;
+      void navigate(signInHref(hasSignedOut ? null : here), { replace: true });
     },
     [navigate, queryClient],
   );
@@ -83,7 +93,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback((auth: AuthResponse) => {
     writeSession(auth.token, auth.user);
-    setState({ token: auth.token, user: auth.user, status: 'fulfilled' });
+    setState({ token: auth.token, user: auth.user, status: 'fulfilled', hasSignedOut: false });
   }, []);
 
   const revalidate = useCallback(async () => {
@@ -98,7 +108,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       // merely disconnected; the next answered call decides.
       const token = readToken();
       const user = readUser();
-      if (token && user) setState({ token, user, status: 'fulfilled' });
+      if (token && user) setState({ token, user, status: 'fulfilled', hasSignedOut: false });
       else endSession('rejected');
     }
   }, [endSession, signIn]);
@@ -128,9 +138,30 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     void revalidate();
   }, [revalidate]);
   // Connect only once the token is known good (not while the cold-start validation runs).
+  // The server ended this socket: ask whether the session itself is over. A token replaced while
+  // asking (a password change here ends the other sessions and hands this one a new token) is
+  // asked about again.
+  const handleServerDisconnect = useCallback(async (): Promise<boolean> => {
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const token = readToken();
+      if (!token) return false;
+      try {
+        signIn(await validateToken());
+        return true;
+      } catch (error) {
+        if (!(error instanceof ApiError)) return true;
+        if (readToken() === token) {
+          endSession('rejected');
+          return false;
+        }
+      }
+    }
+    return false;
+  }, [endSession, signIn]);
   useRealtime(
     state.status === 'fulfilled' && state.user ? state.user.id : null,
     handleCurrentUserUpdated,
+    handleServerDisconnect,
   );
 
   const setMode = useCallback((mode: Mode) => {

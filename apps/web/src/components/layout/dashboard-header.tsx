@@ -6,6 +6,7 @@ import { Button, Layout, Typography } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
 import { useCurrentUser } from '../../lib/session.tsx';
 import { useIsMobile } from '../../lib/use-media-query.ts';
+import { ConnectionIndicator } from './connection-indicator.tsx';
 import { ModeSwitcher } from './mode-switcher.tsx';
 import { UserMenu } from './user-menu.tsx';
 
@@ -50,6 +51,7 @@ export function DashboardHeader() {
       <Layout.Header className="dashboard-header">
         <div className="dashboard-header-row">
           {title}
+          <ConnectionIndicator />
           <UserMenu showName={false} />
         </div>
         <div className="dashboard-header-actions">
@@ -64,6 +66,7 @@ export function DashboardHeader() {
     <Layout.Header className="dashboard-header">
       {title}
       <div className="dashboard-header-actions">
+        <ConnectionIndicator />
         <ModeSwitcher />
         {newButtonElement}
         <UserMenu showName />

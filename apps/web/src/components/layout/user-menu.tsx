@@ -1,4 +1,4 @@
-import { DownOutlined, LogoutOutlined, SettingOutlined } from '@ant-design/icons';
+import { DownOutlined, LogoutOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Dropdown, type MenuProps } from 'antd';
 import { useNavigate } from 'react-router';
 import { useCurrentUser, useSession } from '../../lib/session.tsx';
@@ -12,19 +12,21 @@ function initialsOf(fullname: string): string {
 
 type UserMenuProps = { showName: boolean };
 
-/** Avatar and name opening Settings and Log Out (spec §2). */
+/** Avatar and name opening My profile (issue 9), Settings and Log Out (spec §2). */
 export function UserMenu({ showName }: UserMenuProps) {
   const user = useCurrentUser();
   const { signOut } = useSession();
   const navigate = useNavigate();
 
   const items: MenuProps['items'] = [
+    { key: 'profile', label: 'My profile', icon: <UserOutlined /> },
     { key: 'settings', label: 'Settings', icon: <SettingOutlined /> },
     { type: 'divider' },
     { key: 'logout', label: 'Log Out', icon: <LogoutOutlined />, danger: true },
   ];
 
   function handleClick({ key }: { key: string }) {
+    if (key === 'profile') void navigate(paths.dashboard.profile.getHref());
     if (key === 'settings') void navigate(paths.dashboard.settings.getHref());
     if (key === 'logout') signOut();
   }

@@ -1,5 +1,6 @@
 import { InboxOutlined } from '@ant-design/icons';
-import { maxUploadBytes, uploadExtensions } from '@imprest/domain/files.ts';
+import { fileExtension, maxUploadBytes, uploadExtensions } from '@imprest/domain/files.ts';
+import { messages } from '@imprest/domain/messages.ts';
 import { displayFileName } from '@imprest/domain/requests.ts';
 import { Alert, Flex, Upload, type UploadProps } from 'antd';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
@@ -15,9 +16,13 @@ const accept = {
   filter: 'native',
 } as const;
 
-const allowedHint = `${uploadExtensions.map((extension) => extension.toUpperCase()).join(', ')}; up to ${Math.floor(
-  maxUploadBytes / 1024 / 1024,
-)} MB each.`;
+const maxMegabytes = Math.floor(maxUploadBytes / 1024 / 1024);
+
+const allowedHint = `${uploadExtensions.map((extension) => extension.toUpperCase()).join(', ')}; up to ${maxMegabytes} MB each.`;
+
+/** Spec §5: 'only csv when the type is csv'. */
+const csvAccept = { format: '.csv', filter: 'native' } as const;
+const csvHint = `CSV only; up to ${maxMegabytes} MB.`;
 
 type PendingUpload = { uid: string; name: string };
 type Failure = { uid: string; name: string; message: string };
@@ -31,6 +36,12 @@ type FileUploadAreaProps = {
   /** Told whenever uploads start or all have ended, e.g. to hold Submit meanwhile. */
   onUploadingChange?: (isUploading: boolean) => void;
   disabled?: boolean;
+  /**
+   * `csv` (spec §5): one .csv file at a time, handed to `onCsvFile` to be read in the browser; it
+   * is neither uploaded to the store nor listed as a chip.
+   */
+  type?: 'files' | 'csv';
+  onCsvFile?: (file: File) => void;
 };
 
 /**
@@ -44,7 +55,10 @@ export function FileUploadArea({
   onChange,
   onUploadingChange,
   disabled,
+  type = 'files',
+  onCsvFile,
 }: FileUploadAreaProps) {
+  const isCsv = type === 'csv';
   const isMobile = useIsMobile();
   const [uploads, setUploads] = useState<PendingUpload[]>([]);
   const [failures, setFailures] = useState<Failure[]>([]);
@@ -100,6 +114,18 @@ export function FileUploadArea({
   const handleBeforeUpload: NonNullable<UploadProps['beforeUpload']> = (file, batch) => {
     // A new choice of files replaces the messages about the last one.
     if (file === batch[0]) setFailures([]);
+    if (isCsv) {
+      if (fileExtension(file.name) !== 'csv') {
+        const message = messages.fileExtensionNotSupported;
+        setFailures((current) => [...current, { uid: file.uid, name: file.name, message }]);
+      } else if (file.size > maxUploadBytes) {
+        const message = `The file is larger than ${maxMegabytes} MB.`;
+        setFailures((current) => [...current, { uid: file.uid, name: file.name, message }]);
+      } else if (file === batch[0]) {
+        onCsvFile?.(file);
+      }
+      return Upload.LIST_IGNORE;
+    }
     void startUpload(file, file.uid);
     // The upload is ours (uploadFile); antd neither sends nor lists the file.
     return Upload.LIST_IGNORE;
@@ -126,8 +152,8 @@ export function FileUploadArea({
     <Flex vertical gap={12} data-testid="file-upload-area">
       <Upload.Dragger
         id={id}
-        multiple
-        accept={accept}
+        multiple={!isCsv}
+        accept={isCsv ? csvAccept : accept}
         disabled={disabled}
         showUploadList={false}
         beforeUpload={handleBeforeUpload}
@@ -136,12 +162,20 @@ export function FileUploadArea({
           <InboxOutlined />
         </p>
         <p className="ant-upload-text">
-          {isMobile ? 'Tap to choose files' : 'Drag and drop files here, or click to browse'}
+          {isCsv
+            ? isMobile
+              ? 'Tap to choose a CSV file'
+              : 'Drag and drop a CSV file here, or click to browse'
+            : isMobile
+              ? 'Tap to choose files'
+              : 'Drag and drop files here, or click to browse'}
         </p>
         <p className="ant-upload-hint">
           {isUploading
             ? `Uploading ${uploads.length} ${uploads.length === 1 ? 'file' : 'files'}…`
-            : allowedHint}
+            : isCsv
+              ? csvHint
+              : allowedHint}
         </p>
       </Upload.Dragger>
       {hasChips ? (

@@ -1,9 +1,9 @@
 import type { AuthResponse } from '@imprest/domain/api/auth.ts';
 import { Button, Divider, Typography } from 'antd';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
+import { afterSignInHref } from '../../../lib/next-path.ts';
 import { useSession } from '../../../lib/session.tsx';
-import { paths } from '../../../paths.ts';
 import { useSetupStatus } from '../api/get-setup-status.ts';
 import { AuthLayout } from '../components/auth-layout.tsx';
 import { SetupForm } from '../components/setup-form.tsx';
@@ -12,6 +12,7 @@ import { SignInForm } from '../components/sign-in-form.tsx';
 /** Route /: sign in, or set up the organisation on first run (spec §2, decisions §1). */
 export function SignInPage() {
   const navigate = useNavigate();
+  const location = useLocation();
   const { signIn } = useSession();
   const setupStatus = useSetupStatus();
   const [isSettingUp, setIsSettingUp] = useState(false);
@@ -19,7 +20,7 @@ export function SignInPage() {
 
   function handleSignedIn(auth: AuthResponse) {
     signIn(auth);
-    void navigate(paths.dashboard.home.getHref(), { replace: true });
+    void navigate(afterSignInHref(location.search), { replace: true });
   }
 
   if (isSettingUp && needsSetup) {

@@ -1,0 +1,104 @@
+import { email as emailSchema } from '@imprest/domain/api/common.ts';
+import { userFullname, type UserResponse } from '@imprest/domain/api/users.ts';
+import type { Department, Role } from '@imprest/domain/enums.ts';
+import { Col, Form, Input, Row, Select, type FormInstance } from 'antd';
+import { zodRule } from '../../../lib/zod-rule.ts';
+import { AccountRoleItem, PhoneNumberItem } from './user-fields.tsx';
+import { departmentOptions, positionOptions } from './user-labels.ts';
+
+export type UserDetailsValues = {
+  fullname: string;
+  email: string;
+  department: Department;
+  role: Role;
+  phone_number: string;
+};
+
+/** Which fields the viewer may change once editing (decisions §9). */
+export type EditableFields = {
+  /** Name, department and position: the director only. */
+  isIdentityEditable: boolean;
+  /** Phone and e-mail: admins. */
+  isContactEditable: boolean;
+};
+
+type UserDetailsFormProps = {
+  form: FormInstance<UserDetailsValues>;
+  user: UserResponse;
+  isEditing: boolean;
+  editable: EditableFields;
+  /** Spec §5: only a super admin may give the director position. */
+  canGiveDirector: boolean;
+  onFinish: (values: UserDetailsValues) => void;
+};
+
+/** The form values of a user. */
+export function userDetailsValues(user: UserResponse): UserDetailsValues {
+  return {
+    fullname: user.fullname,
+    email: user.email,
+    department: user.department,
+    role: user.role,
+    phone_number: user.phone_number ?? '',
+  };
+}
+
+/** Spec §2 User view: the user's fields, read-only until Edit, then only those the viewer may change. */
+export function UserDetailsForm({
+  form,
+  user,
+  isEditing,
+  editable,
+  canGiveDirector,
+  onFinish,
+}: UserDetailsFormProps) {
+  const role = Form.useWatch('role', form) ?? user.role;
+  const isIdentityLocked = !isEditing || !editable.isIdentityEditable;
+  const isContactLocked = !isEditing || !editable.isContactEditable;
+  // The current position stays choosable even for a viewer who may not give it.
+  const roleOptions = positionOptions(canGiveDirector || user.role === 'director');
+
+  return (
+    <Form<UserDetailsValues>
+      form={form}
+      name="user-details"
+      layout="vertical"
+      initialValues={userDetailsValues(user)}
+      onFinish={onFinish}
+      requiredMark={isEditing}
+    >
+      <Row gutter={16}>
+        <Col xs={24} md={12}>
+          <Form.Item label="Full name" name="fullname" rules={[zodRule(userFullname)]} required>
+            <Input disabled={isIdentityLocked} maxLength={200} />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item label="E-mail" name="email" rules={[zodRule(emailSchema)]} required>
+            <Input disabled={isContactLocked} type="email" inputMode="email" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item label="Department" name="department" required>
+            <Select
+              disabled={isIdentityLocked}
+              options={departmentOptions}
+              showSearch={{ optionFilterProp: 'label' }}
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <PhoneNumberItem disabled={isContactLocked} />
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item label="Position" name="role" required>
+            <Select disabled={isIdentityLocked} options={roleOptions} />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <AccountRoleItem role={role} disabled />
+        </Col>
+      </Row>
+    </Form>
+  );
+}

@@ -1,0 +1,94 @@
+import { expect, test, type Page } from '@playwright/test';
+import { createRequest, demoPassword, desktop, pageOf, phone, showLastPage } from './support.ts';
+
+/** An amount no other test uses, so the new request is recognisable in any list. */
+function uniqueAmount(): number {
+  return 100_000 + Math.floor(Math.random() * 800_000);
+}
+
+function tzs(amount: number): string {
+  return `TZS ${amount.toLocaleString('en-GB')}`;
+}
+
+/** The number on the Home tile 'Request Pending Approval', once it has loaded. */
+async function pendingCount(page: Page): Promise<number> {
+  const value = page
+    .locator('.ant-card')
+    .filter({ hasText: 'Request Pending Approval' })
+    .locator('.ant-statistic-content-value');
+  await expect(value).toHaveText(/^\d[\d,]*$/);
+  return Number((await value.innerText()).replace(/\D/g, ''));
+}
+
+test('home lists and counters refresh live when someone submits a request', async ({
+  browser,
+  request,
+}) => {
+  const finance = await pageOf(browser, 'finance@example.com');
+  await expect(finance.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
+  const pendingList = finance.getByTestId('pending-requests');
+  await expect(pendingList).toBeVisible();
+
+  const staffHome = await pageOf(browser, 'staff@example.com');
+  await expect(staffHome.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
+  const before = await pendingCount(staffHome);
+
+  // Submitted through the API as staff@example.com: no page of either user reloads.
+  const amount = uniqueAmount();
+  await expect(pendingList.getByText(tzs(amount))).toHaveCount(0);
+  await createRequest(request, { amount_requested: amount });
+
+  // It arrives without a reload, on the last page of the oldest-first queue.
+  await expect
+    .poll(
+      async () => {
+        await showLastPage(pendingList);
+        return pendingList.getByText(tzs(amount)).count();
+      },
+      { timeout: 15_000 },
+    )
+    .toBeGreaterThan(0);
+  await expect.poll(() => pendingCount(staffHome), { timeout: 15_000 }).toBe(before + 1);
+  await expect(
+    staffHome.getByTestId('recent-requests').getByText(tzs(amount)).first(),
+  ).toBeVisible();
+
+  await finance.locator('.dashboard-header').screenshot({
+    path: '../.tmp/screenshots/header-indicator-1280.png',
+  });
+  await finance.setViewportSize(phone);
+  await expect(finance.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
+  await finance.locator('.dashboard-header').screenshot({
+    path: '../.tmp/screenshots/header-indicator-375.png',
+  });
+  await finance.context().close();
+  await staffHome.context().close();
+});
+
+test('an e-mail link opened signed out leads to its page after signing in', async ({
+  page,
+  request,
+}) => {
+  const amount = uniqueAmount();
+  const id = await createRequest(request, { amount_requested: amount });
+  await page.setViewportSize(desktop);
+
+  await page.goto(`/dashboard/view-request/${id}`);
+  await expect(page).toHaveURL(/\/\?next=/);
+  await page.getByLabel('Email').fill('staff@example.com');
+  await page.getByLabel('Password').fill(demoPassword);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+
+  await expect(page).toHaveURL(new RegExp(`/dashboard/view-request/${id}$`));
+  await expect(
+    page.getByText(amount.toLocaleString('en-GB'), { exact: true }).first(),
+  ).toBeVisible();
+});
+
+test('the sign-in page ignores a next path outside the dashboard', async ({ page }) => {
+  await page.goto('/?next=//evil.example/dashboard');
+  await page.getByLabel('Email').fill('staff@example.com');
+  await page.getByLabel('Password').fill(demoPassword);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/localhost:\d+\/dashboard$/);
+});

@@ -1,0 +1,433 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { messages } from '@imprest/domain/messages.ts';
+import { findMail } from './mailbox.ts';
+import {
+  apiToken,
+  choose,
+  desktop,
+  expectNoSidewaysScroll,
+  phone,
+  shot,
+  signIn,
+} from './support.ts';
+
+const director = 'director@example.com';
+const finance = 'finance@example.com';
+const admin = 'admin@example.com';
+
+/** Spec texts, verbatim. */
+const texts = {
+  added: 'User added!',
+  updated: 'User Update Successful',
+  passwordsDiffer: 'Error! Password have to match',
+};
+
+/** A suffix that keeps this run's e-mail addresses apart from earlier runs'. */
+const run = Date.now().toString(36);
+
+type CreatedUser = { id: string; email: string; fullname: string };
+
+/** Adds a user with a password through the API as the director (POST users). */
+async function createUserThroughApi(
+  request: APIRequestContext,
+  user: { fullname: string; email: string; role?: string; password: string },
+): Promise<CreatedUser> {
+  const token = await apiToken(request, director);
+  const response = await request.post('/api/v1/users', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: [
+      {
+        fullname: user.fullname,
+        email: user.email,
+        department: 'engineering',
+        role: user.role ?? 'staff',
+        phone_number: '0712000000',
+        password: user.password,
+      },
+    ],
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  const body = (await response.json()) as { users: CreatedUser[] };
+  const created = body.users[0];
+  if (!created) throw new Error('POST users answered no user');
+  return created;
+}
+
+/** 50 users with 2 bad rows: row 17 has an invalid e-mail, row 33 a demo e-mail in other case. */
+function bulkCsv(): Buffer {
+  const lines = ['full name,department,phone,email'];
+  for (let index = 1; index <= 50; index += 1) {
+    const number = String(index).padStart(2, '0');
+    let email = `bulk.${run}.${number}@example.org`;
+    if (index === 17) email = `bulk.${run}.17-at-example.org`;
+    if (index === 33) email = 'STAFF@Example.com';
+    // A quoted name with a comma, padding to trim, a department by its label, and blank lines.
+    const name = index === 5 ? `"Mwinyi, Bulk ${number}"` : `  Bulk ${run} ${number} `;
+    const department = index % 2 === 0 ? 'Stem Kits' : 'engineering';
+    lines.push(`${name},${department}, 07${number}123456 ,${email}`);
+    if (index === 10) lines.push('', '  ');
+  }
+  // UTF-8 with a byte-order mark, as spreadsheets save it.
+  return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(lines.join('\r\n'), 'utf8')]);
+}
+
+async function openNewUsers(page: Page): Promise<void> {
+  await page.goto('/dashboard/users');
+  await page.getByTestId('new-button').click();
+  await expect(page).toHaveURL(/\/dashboard\/new-users$/);
+  await expect(page.getByTestId('page-title')).toHaveText('New Users');
+}
+
+test('an admin imports 50 users from a CSV, fixes the 2 bad rows, and finds them', async ({
+  page,
+}) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, admin);
+  await openNewUsers(page);
+
+  await test.step('the single form offers no director position to an admin', async () => {
+    await shot(page, 'new-users-single-1280');
+    await page.getByLabel('Position', { exact: true }).click();
+    const dropdown = page.locator('.ant-select-dropdown:visible');
+    await expect(dropdown.getByTitle('Finance Officer', { exact: true })).toBeVisible();
+    await expect(dropdown.getByTitle('Director', { exact: true })).toHaveCount(0);
+    await page.keyboard.press('Escape');
+  });
+
+  await page.locator('label.ant-radio-button-wrapper', { hasText: 'Multiple' }).click();
+  await expect(page.getByRole('radio', { name: 'Multiple' })).toBeChecked();
+
+  await test.step('the template downloads as User_Data_Template.csv', async () => {
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'User_Data_Template.csv' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('User_Data_Template.csv');
+  });
+
+  const input = page.getByTestId('file-upload-area').locator('input[type=file]');
+  await test.step('a file other than CSV is refused', async () => {
+    await expect(input).toHaveAttribute('accept', '.csv');
+    await input.setInputFiles({
+      name: 'users.xlsx',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from('not a csv'),
+    });
+    await expect(page.getByTestId('file-upload-error')).toContainText(
+      messages.fileExtensionNotSupported,
+    );
+  });
+
+  await test.step('a header with other columns is named in the message', async () => {
+    await input.setInputFiles({
+      name: 'wrong.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('full name,department,mobile,email\nA,it,1,a@example.org\n'),
+    });
+    await expect(page.getByTestId('csv-error')).toContainText('missing "phone"');
+    await expect(page.getByTestId('csv-error')).toContainText('unexpected "mobile"');
+  });
+
+  await test.step('the preview marks the invalid and the taken e-mail', async () => {
+    await input.setInputFiles({ name: 'users.csv', mimeType: 'text/csv', buffer: bulkCsv() });
+    const summary = page.getByTestId('csv-summary');
+    await expect(summary).toContainText('50 users read; 2 rows need fixing');
+    const save = page.getByRole('button', { name: 'Save', exact: true });
+    await expect(save).toBeDisabled();
+    const table = page.getByTestId('csv-table');
+    await expect(table.getByRole('row', { name: /Mwinyi, Bulk 05/ })).toContainText('0705123456');
+    await expect(table.getByRole('row', { name: new RegExp(`Bulk ${run} 06`) })).toContainText(
+      'Stem Kits',
+    );
+    await page.getByRole('checkbox', { name: 'Only rows to fix' }).check();
+    await expect(table.locator('tbody tr.csv-row-bad')).toHaveCount(2);
+    await expect(table.getByRole('row', { name: /17-at-example\.org/ })).toContainText(
+      'Invalid e-mail address',
+    );
+    await expect(table.getByRole('row', { name: /STAFF@Example\.com/ })).toContainText(
+      'A user with this e-mail already exists',
+    );
+    await shot(page, 'new-users-multiple-preview-1280');
+    await page.setViewportSize(phone);
+    await expectNoSidewaysScroll(page);
+    await shot(page, 'new-users-multiple-preview-375');
+    await page.setViewportSize(desktop);
+  });
+
+  await test.step('edit mode fixes both rows and Save adds all 50', async () => {
+    await page.getByText('Edit', { exact: true }).click();
+    await page.getByLabel('E-mail, row 17').fill(`bulk.${run}.17@example.org`);
+    await page.getByLabel('E-mail, row 33').fill(`bulk.${run}.33@example.org`);
+    await expect(page.getByTestId('csv-summary')).toContainText('50 users read and ready to save.');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText(texts.added, { exact: true })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText('50 users have been added.')).toBeVisible();
+    await page.getByRole('button', { name: 'View Users' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/users$/);
+  });
+
+  await test.step('the users list finds them by search', async () => {
+    const table = page.getByTestId('users-table');
+    await page.getByLabel('Search users').fill(`bulk.${run}.17`);
+    await expect(table.locator('tbody tr.ant-table-row')).toHaveCount(1);
+    await expect(table).toContainText(`bulk.${run}.17@example.org`);
+    await expect(table).toContainText('Staff');
+    await page.getByLabel('Search users').fill(`Bulk ${run}`);
+    await expect(table.getByText(`Bulk ${run} 02`, { exact: true })).toBeVisible();
+    // 49 of this run's users are named alike (one is "Mwinyi, …"): pages of 10 with the pager.
+    await expect(page.locator('.ant-pagination')).toContainText('5');
+    await page.getByLabel('Search users').fill(`no-such-user-${run}`);
+    await expect(table).toContainText('No users found!');
+  });
+});
+
+test('the director invites a user by e-mail, who sets a password and signs in', async ({
+  page,
+}) => {
+  const invitee = { fullname: `Invited ${run}`, email: `invited.${run}@example.org` };
+  await page.setViewportSize(desktop);
+  await signIn(page, director);
+  await openNewUsers(page);
+
+  await test.step('the single form adds the user without a password', async () => {
+    await page.getByLabel('Full name').fill(invitee.fullname);
+    await page.getByLabel('E-mail').fill(invitee.email);
+    await choose(page, 'Department', 'Outreach');
+    await page.getByLabel('Phone number').fill('07-12 345 678x');
+    await expect(page.getByLabel('Phone number')).toHaveValue('0712345678');
+    await choose(page, 'Position', 'Director');
+    await expect(page.getByTestId('account-role')).toHaveValue('Director');
+    await choose(page, 'Position', 'Petty Cash Custodian');
+    await expect(page.getByTestId('account-role')).toHaveValue('Admin');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText(texts.added, { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'View Users' })).toBeVisible();
+  });
+
+  await test.step('the same e-mail again fails with the server error', async () => {
+    await openNewUsers(page);
+    await page.getByLabel('Full name').fill('Someone Else');
+    await page.getByLabel('E-mail').fill(invitee.email.toUpperCase());
+    await choose(page, 'Department', 'Outreach');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByTestId('form-error')).toContainText('Error! Failed to create user');
+    await expect(page.getByTestId('form-error')).toContainText('already taken');
+  });
+
+  let link = '';
+  await test.step('the invitation e-mail arrives through SMTP with a link', async () => {
+    await expect
+      .poll(() => findMail(invitee.email, /reset-link\?token=/), { timeout: 20_000 })
+      .not.toBeNull();
+    const mail = findMail(invitee.email, /reset-link\?token=/) ?? '';
+    link = /https?:\/\/\S+\/reset-link\?\S+/.exec(mail)?.[0] ?? '';
+    expect(link).toContain('token=');
+  });
+
+  await test.step('the link leads to /new-password and the password works', async () => {
+    const url = new URL(link);
+    await page.context().clearCookies();
+    await page.evaluate(() => window.localStorage.clear());
+    await page.goto(`${url.pathname}${url.search}`);
+    await expect(page).toHaveURL(/\/new-password\?/);
+    await page.getByLabel('New Password').fill('Invited#2026x');
+    await page.getByLabel('Confirm Password').fill('Invited#2026x');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(page).toHaveURL(/\/success-auth$/);
+    await signIn(page, invitee.email, 'Invited#2026x');
+    await expect(page.getByTestId('user-menu')).toContainText(invitee.fullname);
+  });
+});
+
+test('the director edits a user and changes their position', async ({ page, request }) => {
+  const user = await createUserThroughApi(request, {
+    fullname: `Edited ${run}`,
+    email: `edited.${run}@example.org`,
+    password: 'Edited#2026x',
+  });
+  await page.setViewportSize(desktop);
+  await signIn(page, director);
+  await page.goto('/dashboard/users');
+  await page.getByLabel('Search users').fill(user.email);
+  await page.getByTestId('users-table').getByText(user.fullname).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/view-user/${user.id}$`));
+  await expect(page.getByTestId('page-title')).toHaveText('View User');
+
+  await expect(page.getByLabel('Full name')).toBeDisabled();
+  await expect(page.getByTestId('payment-request')).toHaveText('Allowed');
+  await expect(page.getByText('Created On')).toBeVisible();
+  await expect(page.getByText('Modified On')).toBeVisible();
+  await expect(page.getByTestId('last-logged-in')).toHaveText('N/A');
+  await expect(page.getByRole('button', { name: 'Delete' })).toBeVisible();
+  await shot(page, 'user-view-1280');
+  await page.setViewportSize(phone);
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'user-view-375');
+  await page.setViewportSize(desktop);
+
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await expect(page.getByLabel('Full name')).toBeEnabled();
+  await choose(page, 'Position', 'Finance Officer');
+  await expect(page.getByTestId('account-role')).toHaveValue('Admin');
+  await page.getByRole('button', { name: 'Update User' }).click();
+  await expect(page.getByText(texts.updated, { exact: true })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Back to the user' }).click();
+  await expect(
+    page.locator('.ant-form-item', { has: page.getByText('Position', { exact: true }) }),
+  ).toContainText('Finance Officer');
+
+  await test.step('delete asks first and then removes the user', async () => {
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await expect(
+      page.getByText(`Are you sure you want to delete the user ${user.fullname} from the system?`),
+    ).toBeVisible();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: 'Delete' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/users$/);
+  });
+});
+
+test('an admin changes only phone and e-mail; the users list at both widths', async ({ page }) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, admin);
+  await page.goto('/dashboard/users');
+  const table = page.getByTestId('users-table');
+  for (const header of ['NAME', 'DEPARTMENT', 'EMAIL ADDRESS', 'SYSTEM ROLE']) {
+    await expect(table.getByRole('columnheader', { name: header, exact: true })).toBeVisible();
+  }
+  await choose(page, 'Department', 'Finance');
+  await expect(table).toContainText('Chausiku Finance');
+  await expect(table).not.toContainText('Asha Staff');
+  await shot(page, 'users-list-1280');
+  await page.setViewportSize(phone);
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'users-list-375');
+  await page.setViewportSize(desktop);
+
+  await table.getByText('Chausiku Finance').click();
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await expect(page.getByLabel('Full name')).toBeDisabled();
+  await expect(page.getByLabel('Phone number')).toBeEnabled();
+  await expect(page.getByLabel('E-mail')).toBeEnabled();
+  await expect(page.getByTestId('last-logged-in')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+  await expect(page.getByTestId('restrict-panel')).toHaveCount(0);
+});
+
+test('finance restricts a user, who sees the locked banner, then lifts it', async ({
+  browser,
+  page,
+  request,
+}) => {
+  const password = 'Restrict#2026x';
+  const user = await createUserThroughApi(request, {
+    fullname: `Restricted ${run}`,
+    email: `restricted.${run}@example.org`,
+    password,
+  });
+  await page.setViewportSize(desktop);
+  await signIn(page, finance);
+  await page.goto(`/dashboard/view-user/${user.id}`);
+  const panel = page.getByTestId('restrict-panel');
+  await expect(panel).toContainText('Restrict Requests');
+  await panel.getByRole('button', { name: 'Restrict User' }).click();
+  await expect(panel.getByRole('button', { name: 'Unrestrict User' })).toBeVisible();
+  await expect(page.getByTestId('payment-request')).toHaveText('Restricted');
+
+  const context = await browser.newContext({ viewport: desktop });
+  const userPage = await context.newPage();
+  await signIn(userPage, user.email, password);
+  await expect(userPage.getByTestId('locked-banner')).toHaveText(messages.lockedAccount);
+  await userPage.goto('/dashboard/requests');
+  await expect(userPage.getByTestId('page-title')).toHaveText('Requests');
+  await expect(userPage.getByRole('button', { name: 'New Request' })).toHaveCount(0);
+
+  await panel.getByRole('button', { name: 'Unrestrict User' }).click();
+  await expect(panel.getByRole('button', { name: 'Restrict User' })).toBeVisible();
+  await expect(page.getByTestId('payment-request')).toHaveText('Allowed');
+  // The user's open session hears update_user and revalidates: the banner goes.
+  await expect(userPage.getByTestId('locked-banner')).toHaveCount(0);
+  await expect(userPage.getByRole('button', { name: 'New Request' })).toBeVisible();
+  await context.close();
+});
+
+test('my profile changes my phone and my password', async ({ page, request }) => {
+  const password = 'Profile#2026x';
+  const user = await createUserThroughApi(request, {
+    fullname: `Profile ${run}`,
+    email: `profile.${run}@example.org`,
+    password,
+  });
+  await page.setViewportSize(desktop);
+  await signIn(page, user.email, password);
+  await page.getByTestId('user-menu').click();
+  await page.getByText('My profile', { exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard\/profile$/);
+  await expect(page.getByTestId('profile-page')).toContainText(user.email);
+
+  await page.getByLabel('Phone number').fill('+255 754 000 111');
+  await expect(page.getByLabel('Phone number')).toHaveValue('255754000111');
+  await page.getByRole('button', { name: 'Save phone number' }).click();
+  await expect(page.getByText('Your phone number has been saved.')).toBeVisible();
+
+  await page.getByLabel('Current password').fill(password);
+  await page.getByLabel('New password', { exact: true }).fill('Changed#2026x');
+  await page.getByLabel('Confirm new password').fill('Changed#2026y');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByTestId('password-mismatch')).toHaveText(texts.passwordsDiffer);
+
+  await page.getByLabel('Current password').fill('Wrong#2026x');
+  await page.getByLabel('Confirm new password').fill('Changed#2026x');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByTestId('password-error')).toContainText('current password');
+  // A refused current password does not end the session.
+  await expect(page).toHaveURL(/\/dashboard\/profile$/);
+  await shot(page, 'profile-1280');
+  await page.setViewportSize(phone);
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'profile-375');
+  await page.setViewportSize(desktop);
+
+  await page.getByLabel('Current password').fill(password);
+  await page.getByLabel('New password', { exact: true }).fill('Changed#2026x');
+  await page.getByLabel('Confirm new password').fill('Changed#2026x');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByTestId('password-changed')).toBeVisible();
+  await page.reload();
+  await expect(page).toHaveURL(/\/dashboard\/profile$/);
+
+  await page.getByTestId('user-menu').click();
+  await page.getByText('Log Out', { exact: true }).click();
+  await signIn(page, user.email, 'Changed#2026x');
+});
+
+test('a session the server ends logs the web out to /', async ({ page, request }) => {
+  const password = 'Ended#2026xx';
+  const user = await createUserThroughApi(request, {
+    fullname: `Ended ${run}`,
+    email: `ended.${run}@example.org`,
+    password,
+  });
+  await page.setViewportSize(desktop);
+  await signIn(page, user.email, password);
+  // Changing the password elsewhere ends every other session (docs/decisions/0010).
+  const token = (
+    (await (
+      await request.post('/api/v1/users/authenticate', { data: { email: user.email, password } })
+    ).json()) as { token: string }
+  ).token;
+  const response = await request.put('/api/v1/users/password', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { current_password: password, new_password: 'Ended#2026yy' },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  await expect(page).toHaveURL(/\/$/, { timeout: 15_000 });
+});
+
+test('phone-width new users, single form', async ({ page }) => {
+  await page.setViewportSize(phone);
+  await signIn(page, admin);
+  await page.goto('/dashboard/new-users');
+  await expect(page.getByLabel('Full name')).toBeVisible();
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'new-users-single-375');
+});
