@@ -1,5 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
-import { createRequest, demoPassword, desktop, pageOf, phone, showLastPage } from './support.ts';
+import {
+  createRequest,
+  demoPassword,
+  desktop,
+  expectOnLastPage,
+  pageOf,
+  phone,
+} from './support.ts';
 
 /** An amount no other test uses, so the new request is recognisable in any list. */
 function uniqueAmount(): number {
@@ -39,15 +46,7 @@ test('home lists and counters refresh live when someone submits a request', asyn
   await createRequest(request, { amount_requested: amount });
 
   // It arrives without a reload, on the last page of the oldest-first queue.
-  await expect
-    .poll(
-      async () => {
-        await showLastPage(pendingList);
-        return pendingList.getByText(tzs(amount)).count();
-      },
-      { timeout: 15_000 },
-    )
-    .toBeGreaterThan(0);
+  await expectOnLastPage(pendingList, tzs(amount), { timeout: 15_000 });
   await expect.poll(() => pendingCount(staffHome), { timeout: 15_000 }).toBe(before + 1);
   await expect(
     staffHome.getByTestId('recent-requests').getByText(tzs(amount)).first(),

@@ -5,10 +5,10 @@ import {
   createRequest,
   desktop,
   expectNoSidewaysScroll,
+  expectOnLastPage,
   pageOf,
   phone,
   shot,
-  showLastPage,
   signIn,
 } from './support.ts';
 
@@ -334,9 +334,7 @@ test('home shows the counts, recent requests and the requests waiting for the ro
   await page.getByRole('menuitem', { name: 'Log Out' }).click();
   await signIn(page, 'finance@example.com');
   const pending = page.getByTestId('pending-requests');
-  await expect(pending).toBeVisible();
-  await showLastPage(pending);
-  await expect(pending.getByText('TZS 130,000').first()).toBeVisible();
+  await expectOnLastPage(pending, 'TZS 130,000');
 
   // Staff mode lists finance's own requests (none); Admin mode everyone's (spec §1, §2).
   await page.goto('/dashboard/requests');

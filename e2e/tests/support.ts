@@ -125,10 +125,24 @@ export const onePixelPng = Buffer.from(
 );
 
 /**
- * Turns a paginated table inside `container` to its last page: the pending lists are queues,
- * oldest first, so a request submitted just now is found there however many wait before it.
+ * Waits until `text` shows on the last page of a paginated table inside `container`, turning to
+ * the last page on every try (the table may still be loading, or grow meanwhile): the pending
+ * lists are queues, oldest first, so a request submitted just now is found there however many
+ * wait before it.
  */
-export async function showLastPage(container: Locator): Promise<void> {
-  const pages = container.locator('.ant-pagination-item');
-  if ((await pages.count()) > 1) await pages.last().click();
+export async function expectOnLastPage(
+  container: Locator,
+  text: string,
+  options: { timeout?: number } = {},
+): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const pages = container.locator('.ant-pagination-item');
+        if ((await pages.count()) > 1) await pages.last().click();
+        return container.getByText(text).count();
+      },
+      { timeout: options.timeout ?? 10_000 },
+    )
+    .toBeGreaterThan(0);
 }
