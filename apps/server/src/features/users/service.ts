@@ -71,7 +71,7 @@ const hashConcurrency = 4;
 export async function createUsers(
   context: AppContext,
   options: { actor: Actor; rows: unknown[] },
-): Promise<{ users: UserResponse[]; emailIds: string[] }> {
+): Promise<{ users: UserResponse[] }> {
   const { actor } = options;
   if (!canCreateUsers(actor)) throw new AppError('forbidden', 'Only an admin can add users.');
   const emails = options.rows.flatMap((row) => {
@@ -97,7 +97,6 @@ export async function createUsers(
   try {
     return await context.db.transaction(async (tx) => {
       const created = [];
-      const emailIds: string[] = [];
       // 9 parameters a row: 1,000 rows stay far below PostgreSQL's 65,535 bind parameters.
       for (let start = 0; start < users.length; start += 1000) {
         const chunk = await insertUsers(
@@ -114,18 +113,16 @@ export async function createUsers(
           })),
         );
         created.push(...chunk);
-        emailIds.push(
-          ...(await inviteUsers(context, tx, {
-            actor,
-            users: chunk.filter((row) => row.password_hash === null),
-          })),
-        );
+        // Invitations and their sending jobs commit with the users (docs/decisions/0011).
+        await inviteUsers(context, tx, {
+          actor,
+          users: chunk.filter((row) => row.password_hash === null),
+        });
       }
       return {
         users: created.map((row) =>
           present(actor, { ...row, organization_name: actor.organization_name }),
         ),
-        emailIds,
       };
     });
   } catch (error) {
