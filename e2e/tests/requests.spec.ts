@@ -353,6 +353,14 @@ test('home shows the counts, recent requests and the requests waiting for the ro
 
 test('the approval matrix: everyone reads it, the director edits it', async ({ page }) => {
   await page.setViewportSize(desktop);
+  // Staff too (decisions §9): a requester sees who will review their amount.
+  await signIn(page, 'staff@example.com');
+  await page.goto('/dashboard/approval-matrix');
+  await expect(page.getByText('150,000,000 and above')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Edit' })).toHaveCount(0);
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Log Out' }).click();
+
   await signIn(page, 'finance@example.com');
   await page.goto('/dashboard/approval-matrix');
   await expect(page.getByRole('columnheader', { name: 'REQUESTED AMOUNT' })).toBeVisible();

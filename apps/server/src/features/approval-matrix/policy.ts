@@ -1,11 +1,14 @@
-import type { Role } from '@imprest/domain/enums.ts';
-import { isAdmin, isSuperAdmin } from '@imprest/domain/permissions.ts';
+import { roles, type Role } from '@imprest/domain/enums.ts';
+import { isSuperAdmin } from '@imprest/domain/permissions.ts';
 
 type PolicyActor = { role: Role };
 
-/** Admin permission reads the approval matrix (decisions §9). */
+/**
+ * Every user reads the approval matrix (decisions §9: the request view's 'See Approval Matrix' is
+ * shown to everyone, so a requester can see who will review their amount).
+ */
 export function canReadApprovalMatrix(actor: PolicyActor): boolean {
-  return isAdmin(actor.role);
+  return roles.includes(actor.role);
 }
 
 /** Only a director replaces the approval matrix (decisions §9). */

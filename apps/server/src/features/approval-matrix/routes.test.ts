@@ -80,10 +80,10 @@ describe('GET /approval-matrix', () => {
     });
   });
 
-  it('refuses staff (403)', async () => {
+  it('lets staff read it too (decisions §9: every user reads the matrix)', async () => {
     const response = await read(staff);
-    expect(response.statusCode).toBe(403);
-    expect(response.json().error).toBe('Only admins can see the approval matrix.');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual((await read(finance)).json());
   });
 });
 

@@ -136,7 +136,13 @@ const budgetRequestColumns = {
  */
 export async function budgetRequests(
   db: Executor,
-  options: { budgetId: string; limit: number; after?: { position: string; id: string } },
+  options: {
+    budgetId: string;
+    limit: number;
+    after?: { position: string; id: string };
+    /** Only this owner's requests: a caller who may not read everyone's (decisions §8, §9). */
+    ownerId?: string;
+  },
 ) {
   const { after } = options;
   return db
@@ -146,6 +152,7 @@ export async function budgetRequests(
       and(
         eq(requests.budget_id, options.budgetId),
         eq(requests.is_latest, true),
+        options.ownerId ? eq(requests.request_owner_id, options.ownerId) : undefined,
         after
           ? sql`(${requests.created_at}, ${requests.id}) < (${after.position}::timestamptz, ${after.id}::uuid)`
           : undefined,

@@ -106,6 +106,7 @@ async function buildRequest(
     isLatest?: boolean;
     createdAt?: Date;
     purpose?: string;
+    owner?: TestUser;
   } = {},
 ): Promise<string> {
   const id = randomUUID();
@@ -115,8 +116,8 @@ async function buildRequest(
     organization_id: budget.organization_id,
     chain_id: id,
     is_latest: options.isLatest ?? true,
-    request_owner_id: staff.id,
-    request_owner_name: staff.fullname,
+    request_owner_id: (options.owner ?? staff).id,
+    request_owner_name: (options.owner ?? staff).fullname,
     department: 'engineering',
     purpose: options.purpose ?? 'travel',
     expenditure_date: '2026-03-01',
@@ -404,6 +405,19 @@ describe('GET /budget', () => {
 });
 
 describe('GET /budget/:code', () => {
+  it("lists only the requests the caller may read: staff their own, admins everyone's (decisions §8)", async () => {
+    const budget = await buildBudget({ amount: 1_000_000 });
+    const own = await buildRequest(budget, { amount: 100 });
+    const colleagues = await buildRequest(budget, { amount: 200, owner: custodian });
+    const idsFor = async (user: TestUser) =>
+      ((await get(user, `budget/${budget.code}`)).json().data.requests.data as { id: string }[])
+        .map((request) => request.id)
+        .sort();
+    expect(await idsFor(staff)).toEqual([own]);
+    expect(await idsFor(finance)).toEqual([own, colleagues].sort());
+    expect(await idsFor(custodian)).toEqual([own, colleagues].sort());
+  });
+
   it('answers the budget with requests (newest 50), totals, changelog (newest first) and history', async () => {
     const created = (await post(finance, validBudget)).json().data;
     const [row] = await t.db.select().from(budgets).where(eq(budgets.id, created.id));

@@ -36,6 +36,7 @@ import type { budgets } from '../../db/schema.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { sqlState, sqlStateOf } from '../../lib/database-errors.ts';
 import { AppError } from '../../lib/errors.ts';
+import { canListAllRequests } from '../requests/policy.ts';
 import { availableOf, lockBudget, type BudgetRow } from './ledger.ts';
 import { authorizeBudget } from './policy.ts';
 import {
@@ -141,7 +142,13 @@ export async function getBudget(
   const budget = await visibleBudget(context, { ...options, action: 'read' });
   const { db } = context;
   const [requestRows, changes, history] = await Promise.all([
-    budgetRequests(db, { budgetId: budget.id, limit: budgetDetailRequestLimit }),
+    // A budget's list of requests holds only those the caller may read (decisions §8): staff
+    // see their own; admins every request of the organisation (spec §6).
+    budgetRequests(db, {
+      budgetId: budget.id,
+      limit: budgetDetailRequestLimit,
+      ownerId: canListAllRequests(options.actor) ? undefined : options.actor.id,
+    }),
     budgetChangelog(db, budget.id),
     budgetHistory(db, { budgetId: budget.id, timezone: context.config.orgTimezone }),
   ]);
