@@ -5,6 +5,8 @@ import type { RetirementStatus, Role } from './enums.ts';
 import {
   addDays,
   cashToReturn,
+  currentRetirementRound,
+  currentRetirementStep,
   daysBetween,
   isOutstandingRetirement,
   overdueBefore,
@@ -186,5 +188,44 @@ describe('parseRetirementAmount (spec §5)', () => {
     ['lots', Number.NaN],
   ])('%j → %s', (text, expected) => {
     expect(parseRetirementAmount(text)).toBe(expected);
+  });
+});
+
+describe('currentRetirementStep (spec §4)', () => {
+  const review = (round: number, step: number, status: string) => ({ round, step, status });
+
+  it.each([
+    ['no submission yet', [], undefined],
+    [
+      'round 1, first step waiting',
+      [review(1, 1, 'pending'), review(1, 2, 'pending')],
+      review(1, 1, 'pending'),
+    ],
+    [
+      'round 1, second step waiting',
+      [review(1, 1, 'approved'), review(1, 2, 'pending')],
+      review(1, 2, 'pending'),
+    ],
+    ['round 1 done', [review(1, 1, 'approved'), review(1, 2, 'approved')], undefined],
+    [
+      'a rejected round keeps an unreached pending step; round 2 decides',
+      [
+        review(1, 1, 'rejected'),
+        review(1, 2, 'pending'),
+        review(2, 2, 'pending'),
+        review(2, 1, 'approved'),
+      ],
+      review(2, 2, 'pending'),
+    ],
+  ])('%s', (_name, reviews, expected) => {
+    expect(currentRetirementStep(reviews)).toEqual(expected);
+  });
+
+  it('keeps only the latest round', () => {
+    expect(
+      currentRetirementRound([review(1, 1, 'rejected'), review(2, 1, 'pending')]).map(
+        (r) => r.round,
+      ),
+    ).toEqual([2]);
   });
 });

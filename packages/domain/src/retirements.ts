@@ -3,6 +3,7 @@ import utc from 'dayjs/plugin/utc.js';
 import { retirementDueDays, retirementEscalationDays, retirementGraceDays } from './constants.ts';
 import type { RetirementStatus, Role } from './enums.ts';
 import { isAdmin } from './permissions.ts';
+import { firstPendingReview } from './requests.ts';
 
 dayjs.extend(utc);
 
@@ -135,4 +136,20 @@ export function parseRetirementAmount(text: string): number {
   const cleaned = text.replace(/,/g, '').trim();
   if (cleaned === '') return 0;
   return /^\d+(\.\d{1,2})?$/.test(cleaned) ? Number(cleaned) : Number.NaN;
+}
+
+type RoundReview = { round: number; step: number; status: string };
+
+/** The reviews of a retirement's latest submission (spec §4: each submission is a round of its own). */
+export function currentRetirementRound<T extends RoundReview>(reviews: readonly T[]): T[] {
+  const round = Math.max(0, ...reviews.map((review) => review.round));
+  return reviews.filter((review) => review.round === round);
+}
+
+/**
+ * The step a retirement waits for: the first pending review of its latest round. An earlier,
+ * rejected round keeps its unreached steps pending forever, so they never count.
+ */
+export function currentRetirementStep<T extends RoundReview>(reviews: readonly T[]): T | undefined {
+  return firstPendingReview(currentRetirementRound(reviews));
 }

@@ -1,3 +1,4 @@
+import { currentRetirementStep } from '@imprest/domain/retirements.ts';
 import fc from 'fast-check';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -275,11 +276,7 @@ async function run(chains: Chain[], budgetCode: string, next: Command): Promise<
       if (!chain?.retirement) return;
       const body = await readRequest(chain);
       // The current round's first pending step (a rejected round keeps its unreached steps).
-      const reviews = body.current_retirement?.reviews ?? [];
-      const round = Math.max(...reviews.map((candidate) => candidate.round));
-      const step = reviews.find(
-        (candidate) => candidate.round === round && candidate.status === 'pending',
-      );
+      const step = currentRetirementStep(body.current_retirement?.reviews ?? []);
       if (!step) throw new Error('an on_progress retirement without a pending step');
       const response = await post(reviewerFor(step.reviewer_role), 'retirement/review', {
         id: chain.retirement.id,

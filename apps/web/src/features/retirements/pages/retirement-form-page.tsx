@@ -1,8 +1,11 @@
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
 import type { RetirementResponse } from '@imprest/domain/api/retirements.ts';
 import { retirementStatusLabels } from '@imprest/domain/enums.ts';
-import { firstPendingReview } from '@imprest/domain/requests.ts';
-import { retirementFormMode } from '@imprest/domain/retirements.ts';
+import {
+  currentRetirementRound,
+  currentRetirementStep,
+  retirementFormMode,
+} from '@imprest/domain/retirements.ts';
 import type { UserResponse } from '@imprest/domain/api/users.ts';
 import { Button, Card, Flex, Result, Skeleton, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -118,12 +121,10 @@ function RetirementFormView({ requestId }: { requestId: string }) {
  */
 function reviewToAnswer(retirement: RetirementResponse, user: UserResponse) {
   if (retirement.status !== 'on_progress') return undefined;
-  const round = Math.max(0, ...retirement.reviews.map((review) => review.round));
-  const current = retirement.reviews.filter((review) => review.round === round);
-  const hasReviewed = current.some(
+  const hasReviewed = currentRetirementRound(retirement.reviews).some(
     (review) => review.status !== 'pending' && review.reviewer_id === user.id,
   );
-  const pending = firstPendingReview(current);
+  const pending = currentRetirementStep(retirement.reviews);
   return !hasReviewed && pending?.reviewer_role === user.role ? pending : undefined;
 }
 
