@@ -49,11 +49,6 @@ export const users = pgTable(
     password_hash: text('password_hash'),
     last_logged_in: timestamp('last_logged_in', { withTimezone: true }),
     deleted_at: timestamp('deleted_at', { withTimezone: true }),
-    /**
-     * Tokens carry it (`ver`); raising it ends every session of the user at their next call
-     * (docs/decisions/0010): deactivation, a position change, a password change or reset.
-     */
-    token_version: integer('token_version').notNull().default(0),
     ...timestamps,
   },
   (table) => [
@@ -81,6 +76,41 @@ export const signInFailures = pgTable(
     index('sign_in_failures_address_idx').on(table.address, table.created_at),
   ],
 );
+
+/**
+ * One row per sign-in (docs/decisions/0012): tokens carry its id (`sid`). A session lives at most
+ * `expires_at` (7 days from sign-in) however often its token is renewed, and ends early when
+ * revoked: sign-out, a password change or reset, deactivation, a new position or a finance lock.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    user_id: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revoked_at: timestamp('revoked_at', { withTimezone: true }),
+    /** Why it ended early: `sign_out`, `password`, `deactivated`, `position`, `locked`. */
+    revoked_reason: text('revoked_reason'),
+  },
+  (table) => [
+    index('sessions_live_user_idx')
+      .on(table.user_id)
+      .where(sql`${table.revoked_at} IS NULL`),
+  ],
+);
+
+/**
+ * Fixed-window counters of the rate limits on public calls, shared by every server process
+ * (docs/decisions/0012). UNLOGGED in the migration: losing them in a crash only resets limits.
+ */
+export const rateLimitCounters = pgTable('rate_limit_counters', {
+  key: text('key').primaryKey(),
+  hits: integer('hits').notNull(),
+  reset_at: timestamp('reset_at', { withTimezone: true }).notNull(),
+});
 
 /** Secrets generated once and shared by every server process (the JWT key when none is set). */
 export const appSecrets = pgTable('app_secrets', {
