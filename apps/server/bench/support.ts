@@ -20,6 +20,7 @@ import type { AppContext } from '../src/context.ts';
 import { connect, migrateDatabase, type Database } from '../src/db/client.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import * as schema from '../src/db/schema.ts';
+import { startSession } from '../src/features/auth/session.ts';
 import { signToken } from '../src/features/auth/tokens.ts';
 import { createQueues, defaultEmailRetry } from '../src/features/jobs/worker.ts';
 import { jobSchema } from '../src/lib/job-queue.ts';
@@ -202,7 +203,7 @@ export async function withDatabase<T>(
 // ---------------------------------------------------------------------------------------------
 // App
 
-export type BenchUser = { id: string; organization_id: string; token_version?: number };
+export type BenchUser = { id: string; organization_id: string };
 
 export type BenchApp = {
   app: FastifyInstance;
@@ -227,13 +228,15 @@ export async function buildBenchApp(db: Database): Promise<BenchApp> {
   return {
     app,
     context,
-    authHeaders: async (user) => ({
-      authorization: `Bearer ${await signToken(jwtKey, {
-        sub: user.id,
-        org: user.organization_id,
-        ver: user.token_version ?? 0,
-      })}`,
-    }),
+    authHeaders: async (user) => {
+      const session = await startSession(db, user.id);
+      const token = await signToken(
+        jwtKey,
+        { sub: user.id, org: user.organization_id, sid: session.id },
+        session.expiresAt,
+      );
+      return { authorization: `Bearer ${token}` };
+    },
   };
 }
 

@@ -12,8 +12,9 @@ import type { AppContext } from '../src/context.ts';
 import { connect, type Database } from '../src/db/client.ts';
 import { organizations, users } from '../src/db/schema.ts';
 import { hashPassword } from '../src/features/auth/passwords.ts';
+import { startSession } from '../src/features/auth/session.ts';
 import { signToken } from '../src/features/auth/tokens.ts';
-import { createEventBus, type EventPayloads } from '../src/realtime/events.ts';
+import { createEventBus, type EventPayloads, type SessionEndSink } from '../src/realtime/events.ts';
 import { databaseUrl } from './global-setup.ts';
 
 export type PublishedEvent = {
@@ -33,7 +34,7 @@ export type TestApp = {
   /** Users whose sessions ended (`events.endSessions`), in order. */
   endedSessions: string[];
   /** Also forwards ended sessions elsewhere, e.g. to a real socket.io server. */
-  onSessionEnd: (listener: (userId: string) => void) => void;
+  onSessionEnd: (listener: SessionEndSink) => void;
 };
 
 export const testJwtSecret = 'test-secret-that-is-long-enough-for-hs256-signing';
@@ -76,10 +77,10 @@ export async function createTestApp(
   const events: PublishedEvent[] = [];
   bus.attach((organizationId, event, payload) => events.push({ organizationId, event, payload }));
   const endedSessions: string[] = [];
-  const sessionListeners: ((userId: string) => void)[] = [];
-  bus.attachSessionEnd((userId) => {
+  const sessionListeners: SessionEndSink[] = [];
+  bus.attachSessionEnd((userId, sessionId) => {
     endedSessions.push(userId);
-    for (const listener of sessionListeners) listener(userId);
+    for (const listener of sessionListeners) listener(userId, sessionId);
   });
   const context: AppContext = {
     config,
@@ -149,11 +150,12 @@ export async function buildUser(
     })
     .returning();
   if (!row) throw new Error('no user');
-  const token = await signToken(new TextEncoder().encode(testJwtSecret), {
-    sub: row.id,
-    org: row.organization_id,
-    ver: row.token_version,
-  });
+  const session = await startSession(db, row.id);
+  const token = await signToken(
+    new TextEncoder().encode(testJwtSecret),
+    { sub: row.id, org: row.organization_id, sid: session.id },
+    session.expiresAt,
+  );
   return { ...row, token, password: testPassword };
 }
 

@@ -3,8 +3,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { users } from '../db/schema.ts';
 import { AppError } from './errors.ts';
 
-/** The signed-in user a request acts as: the current user row and its organisation's name. */
-export type Actor = typeof users.$inferSelect & { organization_name: string; role: Role };
+/**
+ * The signed-in user a request acts as: the current user row, its organisation's name and the
+ * session the token belongs to (docs/decisions/0012).
+ */
+export type Actor = typeof users.$inferSelect & {
+  organization_name: string;
+  role: Role;
+  session_id: string;
+  session_expires_at: Date;
+};
 
 /**
  * Resolves a token to the current user, or null; the auth feature provides it

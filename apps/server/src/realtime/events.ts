@@ -18,7 +18,12 @@ export type EventBus = {
    * server process; call it after the transaction that raised their token version commits.
    */
   endSessions: (userId: string) => void;
+  /** Disconnects the sockets of one session (sign-out), in every server process. */
+  endSession: (userId: string, sessionId: string) => void;
 };
+
+/** Where ended sessions are sent: every socket of a user, or only those of one session. */
+export type SessionEndSink = (userId: string, sessionId?: string) => void;
 
 /** Room of an organisation. */
 export function organizationRoom(organizationId: string): string {
@@ -30,16 +35,22 @@ export function userRoom(userId: string): string {
   return `user:${userId}`;
 }
 
+/** Room of the sockets of one session (one sign-in). */
+export function sessionRoom(sessionId: string): string {
+  return `session:${sessionId}`;
+}
+
 /** An event bus that forwards to sinks once attached (socket.io is attached after listen). */
 export function createEventBus(): EventBus & {
   attach: (sink: EventBus['publish']) => void;
-  attachSessionEnd: (sink: EventBus['endSessions']) => void;
+  attachSessionEnd: (sink: SessionEndSink) => void;
 } {
   let sink: EventBus['publish'] | undefined;
-  let sessionSink: EventBus['endSessions'] | undefined;
+  let sessionSink: SessionEndSink | undefined;
   return {
     publish: (organizationId, event, payload) => sink?.(organizationId, event, payload),
     endSessions: (userId) => sessionSink?.(userId),
+    endSession: (userId, sessionId) => sessionSink?.(userId, sessionId),
     attach: (next) => {
       sink = next;
     },

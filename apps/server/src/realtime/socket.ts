@@ -4,7 +4,7 @@ import { createClient } from 'redis';
 import { Server } from 'socket.io';
 import type { AppContext } from '../context.ts';
 import { actorFromToken } from '../features/auth/session.ts';
-import { organizationRoom, userRoom } from './events.ts';
+import { organizationRoom, sessionRoom, userRoom, type SessionEndSink } from './events.ts';
 
 function tokenOfHandshake(auth: unknown): string | undefined {
   const token = (auth as { token?: unknown } | undefined)?.token;
@@ -14,12 +14,12 @@ function tokenOfHandshake(auth: unknown): string | undefined {
 /**
  * Attaches socket.io to the HTTP server: clients authenticate with `auth: {token}` and join their
  * organisation's room (decisions §7) and their own (`user:<id>`), through which an ended session
- * disconnects them (docs/decisions/0010). With REDIS_URL, rooms are shared by every server process.
+ * disconnects them (docs/decisions/0010, 0012). With REDIS_URL, rooms are shared by every server process.
  */
 export async function attachRealtime(
   app: FastifyInstance,
   context: AppContext,
-): Promise<{ close: () => Promise<void>; io: Server; endSessions: (userId: string) => void }> {
+): Promise<{ close: () => Promise<void>; io: Server; endSessions: SessionEndSink }> {
   const io = new Server(app.server, { path: '/socket.io', serveClient: false });
   let closeRedis = async (): Promise<void> => undefined;
   if (context.config.redisUrl) {
@@ -34,13 +34,21 @@ export async function attachRealtime(
     };
     app.log.info('socket.io uses the Redis adapter');
   }
-  // Every connection and reconnection checks the token: a stale version is refused here.
+  // Every connection and reconnection checks the token: an ended session is refused here.
   io.use((socket, next) => {
     actorFromToken(context, tokenOfHandshake(socket.handshake.auth))
       .then((actor) => {
         if (!actor) return next(new Error('unauthorized'));
         socket.data.userId = actor.id;
-        void socket.join([organizationRoom(actor.organization_id), userRoom(actor.id)]);
+        void socket.join([
+          organizationRoom(actor.organization_id),
+          userRoom(actor.id),
+          sessionRoom(actor.session_id),
+        ]);
+        // A quiet socket is closed when its session reaches its absolute end, too.
+        const remaining = actor.session_expires_at.getTime() - Date.now();
+        const timer = setTimeout(() => socket.disconnect(true), Math.min(remaining, 2 ** 31 - 1));
+        socket.on('disconnect', () => clearTimeout(timer));
         return next();
       })
       .catch((error: unknown) => next(error instanceof Error ? error : new Error('unauthorized')));
@@ -65,8 +73,8 @@ export async function attachRealtime(
       await closeRedis();
     },
     io,
-    endSessions: (userId) => {
-      io.in(userRoom(userId)).disconnectSockets(true);
+    endSessions: (userId, sessionId) => {
+      io.in(sessionId ? sessionRoom(sessionId) : userRoom(userId)).disconnectSockets(true);
     },
   };
 }

@@ -89,7 +89,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [navigate, queryClient],
   );
 
-  const signOut = useCallback(() => endSession('idle'), [endSession]);
+  const signOut = useCallback(() => {
+    // The server ends the session too (docs/decisions/0012); the request takes the token before
+    // it is cleared below, and signing out here never waits for it or fails with it.
+    apiRequest('users/logout', { method: 'POST' }).catch(() => undefined);
+    endSession('idle');
+  }, [endSession]);
 
   const signIn = useCallback((auth: AuthResponse) => {
     writeSession(auth.token, auth.user);
@@ -128,11 +133,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // Signing out in another tab signs out here too.
   useEffect(() => {
     function handleStorage(event: StorageEvent) {
-      if (event.key === storageKeys.token && !event.newValue && state.token) signOut();
+      if (event.key === storageKeys.token && !event.newValue && state.token) endSession('idle');
     }
     window.addEventListener('storage', handleStorage);
     return () => window.removeEventListener('storage', handleStorage);
-  }, [signOut, state.token]);
+  }, [endSession, state.token]);
 
   const handleCurrentUserUpdated = useCallback(() => {
     void revalidate();

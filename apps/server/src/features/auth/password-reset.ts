@@ -87,7 +87,7 @@ export async function resetPassword(
       .update(users)
       .set({ password_hash: passwordHash, modified_at: sql`now()` })
       .where(eq(users.id, user.id));
-    await endSessionsOf(tx, user.id);
+    await endSessionsOf(tx, user.id, 'password');
     return true;
   });
   if (!isDone)

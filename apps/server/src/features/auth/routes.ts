@@ -9,6 +9,7 @@ import {
 } from '@imprest/domain/api/auth.ts';
 import { changePasswordRequest, changePasswordResponse } from '@imprest/domain/api/users.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../lib/authenticate.ts';
 import { errorResponses } from '../../lib/error-responses.ts';
@@ -19,6 +20,7 @@ import {
   needsSetup,
   renewSession,
   setupOrganization,
+  signOut,
 } from './service.ts';
 
 /** Sign-in, session validation, passwords and first-run set-up. */
@@ -52,6 +54,22 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => renewSession(context, { actor: actorOf(request) }),
+    );
+
+    app.post(
+      '/users/logout',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Sign out: this session ends on the server and its token is refused from now on',
+          security: [{ bearer: [] }],
+          response: { 204: z.null(), ...errorResponses(401) },
+        },
+      },
+      async (request, reply) => {
+        await signOut(context, { actor: actorOf(request) });
+        return reply.status(204).send(null);
+      },
     );
 
     app.get(

@@ -15,27 +15,31 @@ import {
 } from '../users/queries.ts';
 import { assertPasswordAllowed } from './common-passwords.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { endSessionsOf } from './session.ts';
+import { endSession, endSessionsOf, startSession } from './session.ts';
 import { assertNotThrottled, clearFailures, recordFailure } from './throttle.ts';
 import { signToken } from './tokens.ts';
 
-/** A signed token and the presented user: the answer of sign-in, renewal and password change. */
+/**
+ * A signed token of a session and the presented user: the answer of sign-in, renewal and password
+ * change. The token never outlives its session (docs/decisions/0012).
+ */
 export async function sessionFor(
   context: AppContext,
   user: UserWithOrganization,
+  session: { id: string; expiresAt: Date },
 ): Promise<AuthResponse> {
-  const token = await signToken(context.jwtKey, {
-    sub: user.id,
-    org: user.organization_id,
-    ver: user.token_version,
-  });
+  const token = await signToken(
+    context.jwtKey,
+    { sub: user.id, org: user.organization_id, sid: session.id },
+    session.expiresAt,
+  );
   return {
     token,
     user: presentUser(user, { showLastLoggedIn: isSuperAdmin(user.role as Actor['role']) }),
   };
 }
 
-/** Signs a user in by e-mail and password, throttling repeated failures. */
+/** Signs a user in by e-mail and password, throttling repeated failures; opens a session. */
 export async function authenticateUser(
   context: AppContext,
   options: { email: string; password: string; address: string },
@@ -48,18 +52,32 @@ export async function authenticateUser(
     await recordFailure(db, options.email, options.address);
     throw new AppError('unauthorized', 'Invalid credentials');
   }
-  await clearFailures(db, options.email, options.address);
-  await touchLastLoggedIn(db, user.id);
+  const session = await db.transaction(async (tx) => {
+    await clearFailures(tx, options.email, options.address);
+    await touchLastLoggedIn(tx, user.id);
+    return startSession(tx, user.id);
+  });
   const fresh = (await findUserById(db, user.id)) ?? user;
-  return sessionFor(context, fresh);
+  return sessionFor(context, fresh, session);
 }
 
-/** A fresh token and the current user for a valid session. */
+/**
+ * A fresh token and the current user for a valid session: the same session, so renewing never
+ * carries it past its absolute end (7 days from sign-in).
+ */
 export async function renewSession(
   context: AppContext,
   options: { actor: Actor },
 ): Promise<AuthResponse> {
-  return sessionFor(context, options.actor);
+  const { actor } = options;
+  return sessionFor(context, actor, { id: actor.session_id, expiresAt: actor.session_expires_at });
+}
+
+/** `POST users/logout`: ends this session on the server; its token is refused from now on. */
+export async function signOut(context: AppContext, options: { actor: Actor }): Promise<void> {
+  const { actor } = options;
+  await endSession(context.db, actor.session_id, 'sign_out');
+  context.events.endSession(actor.id, actor.session_id);
 }
 
 /** Whether the first organisation still has to be created. */
@@ -74,7 +92,7 @@ export async function setupOrganization(
 ): Promise<AuthResponse> {
   assertPasswordAllowed(input.password);
   const passwordHash = await hashPassword(input.password);
-  const userId = await context.db.transaction(async (tx) => {
+  const created = await context.db.transaction(async (tx) => {
     // One set-up at a time, so two racing first-run forms cannot both succeed.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(727002)`);
     if (await hasAnyUser(tx))
@@ -98,11 +116,11 @@ export async function setupOrganization(
       })
       .returning({ id: users.id });
     if (!user) throw new Error('user insert returned nothing');
-    return user.id;
+    return { userId: user.id, session: await startSession(tx, user.id) };
   });
-  const user = await findUserById(context.db, userId);
+  const user = await findUserById(context.db, created.userId);
   if (!user) throw new Error('new director not found');
-  return sessionFor(context, user);
+  return sessionFor(context, user, created.session);
 }
 
 /**
@@ -126,15 +144,16 @@ export async function changeOwnPassword(
   await clearFailures(db, actor.email, options.address);
   assertPasswordAllowed(options.newPassword, 'new_password');
   const passwordHash = await hashPassword(options.newPassword);
-  await db.transaction(async (tx) => {
+  const session = await db.transaction(async (tx) => {
     await tx
       .update(users)
       .set({ password_hash: passwordHash, modified_at: sql`now()` })
       .where(eq(users.id, actor.id));
-    await endSessionsOf(tx, actor.id);
+    await endSessionsOf(tx, actor.id, 'password');
+    return startSession(tx, actor.id);
   });
   context.events.endSessions(actor.id);
   const fresh = await findUserById(db, actor.id);
   if (!fresh) throw new AppError('unauthorized', 'Please sign in.');
-  return sessionFor(context, fresh);
+  return sessionFor(context, fresh, session);
 }

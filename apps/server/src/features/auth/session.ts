@@ -1,15 +1,22 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
-import { users } from '../../db/schema.ts';
+import { organizations, sessions, users } from '../../db/schema.ts';
 import type { Actor } from '../../lib/authenticate.ts';
-import { findUserById } from '../users/queries.ts';
 import { verifyToken } from './tokens.ts';
 
+/** A session ends at the latest this long after sign-in, however often its token is renewed. */
+export const sessionLifetimeDays = 7;
+
+/** Why a session ended before its time (`sessions.revoked_reason`). */
+export type SessionEndReason = 'sign_out' | 'password' | 'deactivated' | 'position' | 'locked';
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
- * Resolves a token to the current user row, or null: a forged or expired token, a deactivated
- * user, another organisation, or a token older than the user's last ended session (`ver` below
- * `token_version`, docs/decisions/0010).
+ * Resolves a token to the current user row and its session, or null: a forged or expired token,
+ * a session that was revoked or outlived its absolute lifetime, a deactivated user or another
+ * organisation (docs/decisions/0012). One query, joined by primary keys.
  */
 export async function actorFromToken(
   context: AppContext,
@@ -17,20 +24,83 @@ export async function actorFromToken(
 ): Promise<Actor | null> {
   if (!token) return null;
   const claims = await verifyToken(context.jwtKey, token);
-  if (!claims) return null;
-  const user = await findUserById(context.db, claims.sub);
-  if (!user || user.organization_id !== claims.org) return null;
-  if (user.token_version !== claims.ver) return null;
-  return user as Actor;
+  if (!claims || !uuidPattern.test(claims.sid) || !uuidPattern.test(claims.sub)) return null;
+  const [row] = await context.db
+    .select({
+      ...getTableColumns(users),
+      organization_name: organizations.name,
+      session_id: sessions.id,
+      session_expires_at: sessions.expires_at,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.user_id))
+    .innerJoin(organizations, eq(organizations.id, users.organization_id))
+    .where(
+      and(
+        eq(sessions.id, claims.sid),
+        eq(sessions.user_id, claims.sub),
+        isNull(sessions.revoked_at),
+        gt(sessions.expires_at, sql`now()`),
+        isNull(users.deleted_at),
+        eq(users.organization_id, claims.org),
+      ),
+    );
+  return (row as Actor | undefined) ?? null;
 }
 
 /**
- * Ends every session of a user inside the caller's transaction: their tokens stop working at
+ * Opens a session at sign-in (or set-up, or a password change) and forgets the user's sessions
+ * that ended more than a day ago, so the table holds about one row per live session.
+ */
+export async function startSession(
+  db: Executor,
+  userId: string,
+): Promise<{ id: string; expiresAt: Date }> {
+  await db
+    .delete(sessions)
+    .where(
+      and(
+        eq(sessions.user_id, userId),
+        or(
+          lt(sessions.expires_at, sql`now() - interval '1 day'`),
+          lt(sessions.revoked_at, sql`now() - interval '1 day'`),
+        ),
+      ),
+    );
+  const [row] = await db
+    .insert(sessions)
+    .values({
+      user_id: userId,
+      expires_at: sql`now() + make_interval(days => ${sessionLifetimeDays})`,
+    })
+    .returning({ id: sessions.id, expiresAt: sessions.expires_at });
+  if (!row) throw new Error('session insert returned nothing');
+  return row;
+}
+
+/**
+ * Ends every live session of a user inside the caller's transaction: their tokens stop working at
  * the next call. After commit, `context.events.endSessions(userId)` disconnects their sockets.
  */
-export async function endSessionsOf(db: Executor, userId: string): Promise<void> {
+export async function endSessionsOf(
+  db: Executor,
+  userId: string,
+  reason: SessionEndReason,
+): Promise<void> {
   await db
-    .update(users)
-    .set({ token_version: sql`${users.token_version} + 1` })
-    .where(eq(users.id, userId));
+    .update(sessions)
+    .set({ revoked_at: sql`now()`, revoked_reason: reason })
+    .where(and(eq(sessions.user_id, userId), isNull(sessions.revoked_at)));
+}
+
+/** Ends one session (sign-out); its sockets are disconnected by `events.endSession`. */
+export async function endSession(
+  db: Executor,
+  sessionId: string,
+  reason: SessionEndReason,
+): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revoked_at: sql`now()`, revoked_reason: reason })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revoked_at)));
 }

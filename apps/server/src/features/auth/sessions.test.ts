@@ -1,8 +1,8 @@
 import { messages } from '@imprest/domain/messages.ts';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emailOutbox, users } from '../../db/schema.ts';
+import { emailOutbox, sessions } from '../../db/schema.ts';
 import { attachRealtime } from '../../realtime/socket.ts';
 import {
   buildStaffedOrganization,
@@ -19,7 +19,7 @@ import {
 import { signToken } from './tokens.ts';
 
 // Issue 9: sessions end when they should — the old token gets 401 at once and the user's sockets
-// are disconnected (docs/decisions/0010). A real socket.io server on a real port.
+// are disconnected (docs/decisions/0010, 0012). A real socket.io server on a real port.
 let t: TestApp;
 let org: StaffedOrganization;
 let url: string;
@@ -57,6 +57,14 @@ async function connected(token: string): Promise<Socket> {
   // The room join completes in the server's middleware.
   await new Promise((resolve) => setTimeout(resolve, 50));
   return socket;
+}
+
+/** The claims of a token, read without checking it. */
+function claimsOf(token: string): { sid: string; exp: number } {
+  return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as {
+    sid: string;
+    exp: number;
+  };
 }
 
 function disconnection(socket: Socket): Promise<string> {
@@ -179,13 +187,10 @@ describe('sessions end when they should', () => {
     expect((await reset()).statusCode).toBe(400);
   });
 
-  it('a finance lock holds from the next call without ending the session', async () => {
+  it('a finance lock ends the session; the user may sign in again, locked (decisions §9)', async () => {
     const user = await newUser();
     const socket = await connected(user.token);
-    let isDisconnected = false;
-    socket.on('disconnect', () => {
-      isDisconnected = true;
-    });
+    const ended = disconnection(socket);
     const lock = await t.app.inject({
       method: 'POST',
       url: '/api/v1/users/restrict',
@@ -193,36 +198,114 @@ describe('sessions end when they should', () => {
       payload: { user_id: user.id, lock_status: true },
     });
     expect(lock.statusCode).toBe(200);
-    const refused = await submit(t.app, user, requestBody(org.budget.code));
+    await expectEnded(user, socket, ended);
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/authenticate',
+      payload: { email: user.email, password: user.password },
+    });
+    expect(signIn.statusCode).toBe(200);
+    const again = { token: signIn.json().token as string };
+    const still = await me(again);
+    expect(still.json().user.is_locked).toBe(true);
+    const refused = await submit(t.app, again, requestBody(org.budget.code));
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error).toBe(messages.lockedAccount);
-    const still = await me(user);
-    expect(still.statusCode).toBe(200);
-    expect(still.json().user.is_locked).toBe(true);
-    expect(t.endedSessions).not.toContain(user.id);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(isDisconnected).toBe(false);
-    socket.close();
+    // Lifting the lock does not end the new session.
+    const unlock = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/restrict',
+      headers: auth(org.finance),
+      payload: { user_id: user.id, lock_status: false },
+    });
+    expect(unlock.statusCode).toBe(200);
+    expect((await me(again)).statusCode).toBe(200);
   });
 
-  it('validate-token answers a fresh token of the current version; a token of another version is refused', async () => {
+  it('sign-out ends that session on the server, and only that one', async () => {
+    const user = await newUser();
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/authenticate',
+      payload: { email: user.email, password: user.password },
+    });
+    const other = { token: signIn.json().token as string };
+    const socket = await connected(user.token);
+    const otherSocket = await connected(other.token);
+    const ended = disconnection(socket);
+    let isOtherDisconnected = false;
+    otherSocket.on('disconnect', () => {
+      isOtherDisconnected = true;
+    });
+    const renewed = await me(user);
+    const logout = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/logout',
+      headers: auth(user),
+    });
+    expect(logout.statusCode).toBe(204);
+    await expectEnded(user, socket, ended);
+    // A token renewed from the same session ends with it.
+    expect((await me({ token: renewed.json().token as string })).statusCode).toBe(401);
+    expect((await me(other)).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(isOtherDisconnected).toBe(false);
+    otherSocket.close();
+  });
+
+  it('validate-token renews within the session; never past 7 days from sign-in', async () => {
     const user = await newUser();
     const renewed = await me(user);
     expect(renewed.statusCode).toBe(200);
-    expect((await me({ token: renewed.json().token as string })).statusCode).toBe(200);
+    const first = claimsOf(user.token);
+    const second = claimsOf(renewed.json().token as string);
+    expect(second.sid).toBe(first.sid);
+    // The session began six days and 23 hours ago: a renewed token ends with it, in an hour.
+    await t.db
+      .update(sessions)
+      .set({
+        created_at: sql`now() - interval '6 days 23 hours'`,
+        expires_at: sql`now() + interval '1 hour'`,
+      })
+      .where(eq(sessions.id, first.sid));
+    const late = await me(user);
+    expect(late.statusCode).toBe(200);
+    const lateExp = claimsOf(late.json().token as string).exp;
+    expect(lateExp).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 3600);
+    expect(lateExp).toBeGreaterThan(Math.floor(Date.now() / 1000) + 3500);
+    // Past its end, no token of the session works, however fresh.
+    await t.db
+      .update(sessions)
+      .set({ expires_at: sql`now() - interval '1 second'` })
+      .where(eq(sessions.id, first.sid));
+    expect((await me({ token: late.json().token as string })).statusCode).toBe(401);
+    expect((await me(user)).statusCode).toBe(401);
+  });
+
+  it('a token naming another organisation, an unknown session or none is refused', async () => {
+    const user = await newUser();
     const key = t.context.jwtKey;
-    const ahead = await signToken(key, { sub: user.id, org: user.organization_id, ver: 1 });
-    expect((await me({ token: ahead })).statusCode).toBe(401);
+    const sid = claimsOf(user.token).sid;
     const otherOrg = await signToken(key, {
       sub: user.id,
       org: '00000000-0000-4000-8000-0000000000ff',
-      ver: 0,
+      sid,
     });
     expect((await me({ token: otherOrg })).statusCode).toBe(401);
-    const [row] = await t.db
-      .select({ version: users.token_version })
-      .from(users)
-      .where(eq(users.id, user.id));
-    expect(row?.version).toBe(0);
+    const unknown = await signToken(key, {
+      sub: user.id,
+      org: user.organization_id,
+      sid: '00000000-0000-4000-8000-0000000000aa',
+    });
+    expect((await me({ token: unknown })).statusCode).toBe(401);
+    const colleague = await newUser();
+    const borrowed = await signToken(key, {
+      sub: colleague.id,
+      org: user.organization_id,
+      sid,
+    });
+    expect((await me({ token: borrowed })).statusCode).toBe(401);
+    const notUuid = await signToken(key, { sub: user.id, org: user.organization_id, sid: 'x' });
+    expect((await me({ token: notUuid })).statusCode).toBe(401);
   });
 });

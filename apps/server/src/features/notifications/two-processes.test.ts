@@ -85,12 +85,18 @@ function connect(url: string, token: string): Promise<{ socket: Socket; error?: 
 
 describe('two server processes on one PostgreSQL and Redis', () => {
   it('refuses a socket with a forged or an expired token', async () => {
-    const forged = await new SignJWT({ org: org.organizationId, ver: 0 })
+    // A live session of the user: only the signature or the expiry is wrong.
+    const sid = (
+      JSON.parse(Buffer.from(org.staff.token.split('.')[1] ?? '', 'base64url').toString()) as {
+        sid: string;
+      }
+    ).sid;
+    const forged = await new SignJWT({ org: org.organizationId, sid })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(org.staff.id)
       .setExpirationTime('1h')
       .sign(new TextEncoder().encode('another-secret-that-is-long-enough-to-sign'));
-    const expired = await new SignJWT({ org: org.organizationId, ver: 0 })
+    const expired = await new SignJWT({ org: org.organizationId, sid })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(org.staff.id)
       .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)

@@ -180,10 +180,24 @@ describe('POST /users/restrict', () => {
       },
     ]);
 
+    // The lock ended the session (docs/decisions/0012); a locked user still signs in and reads
+    // (decisions §9).
+    const ended = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/users/validate-token',
+      headers: auth(staff),
+    });
+    expect(ended.statusCode).toBe(401);
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/authenticate',
+      payload: { email: staff.email, password: staff.password },
+    });
+    expect(signIn.statusCode).toBe(200);
+    staff = { ...staff, token: signIn.json().token as string };
     const refused = await submit(t.app, staff, requestBody(budgetCode));
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error).toBe(messages.lockedAccount);
-    // A locked user still signs in and reads (decisions §9).
     const me = await t.app.inject({
       method: 'GET',
       url: '/api/v1/users/validate-token',

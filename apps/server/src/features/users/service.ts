@@ -239,7 +239,7 @@ export async function updateUser(
         ...(changes.phone_number !== undefined ? { phone_number: changes.phone_number } : {}),
         ...(isNewPosition ? { role, system_role: systemRoleFor(role) } : {}),
       });
-      if (isNewPosition) await endSessionsOf(tx, target.id);
+      if (isNewPosition) await endSessionsOf(tx, target.id, 'position');
     });
   } catch (error) {
     if (sqlStateOf(error) === sqlState.uniqueViolation)
@@ -279,7 +279,7 @@ export async function deleteUser(
         throw new AppError('conflict', 'The organisation needs at least one director.');
     }
     await updateUserRow(tx, target.id, { deleted_at: sql`now()` });
-    await endSessionsOf(tx, target.id);
+    await endSessionsOf(tx, target.id, 'deactivated');
   });
   context.events.endSessions(target.id);
   context.events.publish(target.organization_id, 'update_user', { user_id: target.id });
@@ -311,7 +311,8 @@ export async function updateUserSettings(
  * `POST users/restrict` (decisions §8, §9): finance locks (`isLocked` true) a user of its
  * organisation, recording who did it, or lifts any lock, the system's too (the midnight job locks
  * again if a retirement is still overdue). A finance lock stays until finance lifts it (decisions §4).
- * The session goes on (a locked user still reads and retires); the lock holds from the next call.
+ * A lock ends the user's sessions (the security issue, docs/decisions/0012): they may sign in
+ * again (a locked user still reads and retires), and the new session shows them locked.
  */
 export async function restrictUser(
   context: AppContext,
@@ -342,7 +343,9 @@ export async function restrictUser(
         : { is_locked: false, locked_by: null, lock_reason: null, locked_at: null },
     );
     await notifyAccountLock(context, tx, { userIds: [target.id], isLocked: options.isLocked });
+    if (options.isLocked) await endSessionsOf(tx, target.id, 'locked');
   });
+  if (options.isLocked) context.events.endSessions(target.id);
   const updated = await findUserById(context.db, target.id);
   if (!updated) throw notFound();
   context.events.publish(updated.organization_id, 'update_user', { user_id: updated.id });
