@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -17,6 +18,7 @@ const environment = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0']).optional(),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  TRUST_PROXY: z.string().optional(),
   ORG_TIMEZONE: z.string().default('Africa/Dar_es_Salaam'),
   IMPREST_DEMO: z.enum(['1', 'true', '0', 'false', '']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -40,6 +42,11 @@ export type Config = {
     forcePathStyle: boolean;
   } | null;
   jwtSecret: string | undefined;
+  /**
+   * Which proxies' `X-Forwarded-For` to believe (decisions §1): none (the socket's address is the
+   * client's), a hop count, or addresses and subnets (`proxy-addr` names such as `loopback` too).
+   */
+  trustProxy: false | number | string[];
   orgTimezone: string;
   isDemo: boolean;
   logLevel: string;
@@ -79,9 +86,35 @@ export function readConfig(env: Record<string, string | undefined> = process.env
         }
       : null,
     jwtSecret: e.JWT_SECRET,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     orgTimezone: e.ORG_TIMEZONE,
     isDemo,
     logLevel: e.LOG_LEVEL,
     webDist: path.join(repoRoot, 'apps/web/dist'),
   };
+}
+
+const proxyNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * `TRUST_PROXY`: unset or empty trusts no proxy; a whole number trusts that many hops; otherwise a
+ * comma-separated list of addresses, subnets (`10.0.0.0/8`) or proxy-addr names. `true` (trust
+ * anyone) is refused: it would let every client choose its own address.
+ */
+export function parseTrustProxy(value: string | undefined): false | number | string[] {
+  const text = value?.trim() ?? '';
+  if (text === '') return false;
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, prefix, ...rest] = entry.split('/');
+    const isAddress = isIP(address ?? '') !== 0;
+    const isPrefix = prefix === undefined || /^\d{1,3}$/.test(prefix);
+    if (!(proxyNames.has(entry) || (isAddress && isPrefix && rest.length === 0))) {
+      throw new Error(
+        `Invalid configuration: TRUST_PROXY: "${entry}" is neither a hop count, an address, a subnet nor one of ${[...proxyNames].join(', ')}`,
+      );
+    }
+  }
+  return entries;
 }

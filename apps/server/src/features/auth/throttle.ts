@@ -6,55 +6,63 @@ import { AppError } from '../../lib/errors.ts';
 export const throttleWindowMinutes = 15;
 
 /*
- * Failed sign-ins are throttled, not locked out: the tight limit is per account *and* address, so
- * someone guessing from elsewhere cannot shut the owner out. A looser per-address limit stops one
- * machine trying many accounts, and a generous per-account limit slows guessing spread over many
- * addresses. Counts live in PostgreSQL so every server process sees the same numbers.
+ * Failed sign-ins slow guessing down without ever locking the owner out (docs/decisions/0012,
+ * replacing 0003's per-account limit, which anyone could use to shut a person out):
+ * - per account *and* address, a growing delay: after `freeAttempts` failures each further try
+ *   must wait twice as long as the last (1 s, 2 s, 4 s … at most the window), so a guesser at one
+ *   address gets a few dozen tries an hour while the owner, elsewhere, is never delayed;
+ * - per address, a hard limit over any accounts, which stops one machine spraying many accounts.
+ * There is no per-account refusal: with TRUST_PROXY unset an address cannot be forged, so a
+ * distributed guess costs an address per handful of tries. Counts live in PostgreSQL, shared by
+ * every server process.
  */
-export const throttleLimits = { accountAndAddress: 5, address: 30, account: 100 } as const;
+export const throttleLimits = { freeAttempts: 3, address: 30 } as const;
 
-/** Throws 429 when this account or address has failed too often in the window. */
+/** Seconds the pair must wait after its last failure, given its failures in the window. */
+export function pairDelaySeconds(failures: number): number {
+  if (failures < throttleLimits.freeAttempts) return 0;
+  return Math.min(2 ** (failures - throttleLimits.freeAttempts), throttleWindowMinutes * 60);
+}
+
+function waitText(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+/** Throws 429 while this account must wait at this address, or this address has failed too often. */
 export async function assertNotThrottled(
   db: Executor,
   email: string,
   address: string,
 ): Promise<void> {
   const since = sql`now() - make_interval(mins => ${throttleWindowMinutes})`;
+  const isPair = sql`${signInFailures.email} = ${email}`;
   const [row] = await db
     .select({
-      pair: sql<number>`count(*) filter (where ${signInFailures.email} = ${email} and ${signInFailures.address} = ${address})`.mapWith(
-        Number,
-      ),
-      address: sql<number>`count(*) filter (where ${signInFailures.address} = ${address})`.mapWith(
-        Number,
-      ),
-      account: sql<number>`count(*) filter (where ${signInFailures.email} = ${email})`.mapWith(
-        Number,
-      ),
+      pair: sql<number>`count(*) filter (where ${isPair})`.mapWith(Number),
+      lastPair: sql<string | null>`max(${signInFailures.created_at}) filter (where ${isPair})`,
+      address: count(),
       oldest: min(signInFailures.created_at),
+      now: sql<string>`now()`,
     })
     .from(signInFailures)
-    .where(
-      and(
-        gt(signInFailures.created_at, since),
-        sql`(${signInFailures.email} = ${email} or ${signInFailures.address} = ${address})`,
-      ),
-    );
+    .where(and(eq(signInFailures.address, address), gt(signInFailures.created_at, since)));
   if (!row) return;
-  const isThrottled =
-    row.pair >= throttleLimits.accountAndAddress ||
-    row.address >= throttleLimits.address ||
-    row.account >= throttleLimits.account;
-  if (!isThrottled) return;
-  const oldest = row.oldest ? new Date(row.oldest).getTime() : Date.now();
-  const retryAfter = Math.max(
-    1,
-    Math.ceil((oldest + throttleWindowMinutes * 60_000 - Date.now()) / 1000),
-  );
-  const minutes = Math.ceil(retryAfter / 60);
+  const now = new Date(row.now).getTime();
+  let retryAfter = 0;
+  if (row.address >= throttleLimits.address) {
+    const oldest = row.oldest ? new Date(row.oldest).getTime() : now;
+    retryAfter = Math.ceil((oldest + throttleWindowMinutes * 60_000 - now) / 1000);
+  }
+  if (row.lastPair) {
+    const waitUntil = new Date(row.lastPair).getTime() + pairDelaySeconds(row.pair) * 1000;
+    retryAfter = Math.max(retryAfter, Math.ceil((waitUntil - now) / 1000));
+  }
+  if (retryAfter <= 0) return;
   throw new AppError(
     'too_many_requests',
-    `Too many sign-in attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
+    `Too many sign-in attempts. Please wait ${waitText(retryAfter)} and try again.`,
     { headers: { 'retry-after': String(retryAfter) } },
   );
 }
