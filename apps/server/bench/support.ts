@@ -132,6 +132,7 @@ export async function startDatabase(): Promise<BenchDatabase> {
     const removeCluster = async () => {
       await stopPostmaster(clusterDir);
       await fs.rm(clusterDir, { recursive: true, force: true });
+      await fs.rm(`${clusterDir}.password`, { force: true });
     };
     cleanups.add(removeCluster);
     const embedded = await startEmbeddedPostgres({ clusterDir, database: 'imprest_bench', logger })
@@ -145,6 +146,8 @@ export async function startDatabase(): Promise<BenchDatabase> {
       stop: async () => {
         await embedded.stop();
         await fs.rm(clusterDir, { recursive: true, force: true });
+        await fs.rm(`${clusterDir}.password`, { force: true });
+        await fs.rm(`${clusterDir}.password`, { force: true });
       },
     };
   }

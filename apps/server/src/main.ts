@@ -1,9 +1,9 @@
-import pino from 'pino';
 import { readConfig } from './config.ts';
+import { createLogger } from './lib/logger.ts';
 import { startServer } from './server.ts';
 
 const config = readConfig();
-const logger = pino({ level: config.logLevel });
+const logger = createLogger(config.logLevel);
 
 try {
   const server = await startServer(config, { logger });

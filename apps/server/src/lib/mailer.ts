@@ -7,6 +7,7 @@ import type { AppContext } from '../context.ts';
 import type { Executor } from '../db/client.ts';
 import { emailOutbox } from '../db/schema.ts';
 import { sendJobs } from './job-queue.ts';
+import { redactSecrets, secretInUrlPattern } from './redact.ts';
 
 /** What the mailer writes to: Fastify's request logger or the job runner's pino. */
 export type MailLogger = Pick<FastifyBaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
@@ -124,6 +125,11 @@ export function messageIdOf(key: string, appUrl: string): string {
   return `<${key.replace(/[^A-Za-z0-9._-]/g, '-')}@${new URL(appUrl).hostname}>`;
 }
 
+/** SQL of a text column with its URL secrets redacted (the same pattern as `redactSecrets`). */
+function redactedColumn(column: typeof emailOutbox.body | typeof emailOutbox.html) {
+  return sql`regexp_replace(${column}, ${secretInUrlPattern}, ${String.raw`\1[redacted]`}, 'gi')`;
+}
+
 export type DeliveryOutcome = 'sent' | 'logged' | 'skipped';
 
 /**
@@ -151,8 +157,10 @@ export async function deliverQueuedEmail(
   if (!email) return 'skipped';
   const { smtpUrl } = context.config;
   if (!smtpUrl) {
+    // The log never holds a link's secret; the outbox row keeps the e-mail whole, so someone
+    // with the database can pass it on until SMTP is set up (docs/decisions/0012).
     logger.info(
-      { to: email.to_address, subject: email.subject, body: email.body },
+      { to: email.to_address, subject: email.subject, body: redactSecrets(email.body) },
       'e-mail (no SMTP_URL; kept in the outbox)',
     );
     await context.db
@@ -180,9 +188,16 @@ export async function deliverQueuedEmail(
     else logger.warn({ to: email.to_address, reason }, 'e-mail attempt failed; will retry');
     throw error;
   }
+  // Once sent, the stored copy loses the link's secret: the recipient has it, nobody else needs it.
   await context.db
     .update(emailOutbox)
-    .set({ status: 'sent', sent_at: sql`now()`, error: null })
+    .set({
+      status: 'sent',
+      sent_at: sql`now()`,
+      error: null,
+      body: redactedColumn(emailOutbox.body),
+      html: redactedColumn(emailOutbox.html),
+    })
     .where(eq(emailOutbox.id, email.id));
   return 'sent';
 }

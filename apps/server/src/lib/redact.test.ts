@@ -1,0 +1,106 @@
+import { Writable } from 'node:stream';
+import { eq } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { emailOutbox } from '../db/schema.ts';
+import { createTestApp } from '../../test/helpers.ts';
+import { startSmtpServer } from '../../test/smtp.ts';
+import { createLogger } from './logger.ts';
+import { deliverQueuedEmail, queueEmail } from './mailer.ts';
+import { redactSecrets } from './redact.ts';
+
+// The security issue, finding 6: a reset link's token or a file link's signature is never written
+// to a log, and leaves the stored e-mail once it has been sent.
+const secret = 'S3cr3t-t0ken_value';
+const link = `https://imprest.example/reset-link?token=${secret}&email=a%40b.test`;
+
+/** A logger whose lines are kept in memory. */
+function capturingLogger() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  return { logger: createLogger('info', stream), lines };
+}
+
+describe('redactSecrets', () => {
+  it.each([
+    [link, 'https://imprest.example/reset-link?token=[redacted]&email=a%40b.test'],
+    [
+      `<a href="/x?email=a&amp;token=${secret}">Set</a>`,
+      '<a href="/x?email=a&amp;token=[redacted]">Set</a>',
+    ],
+    [
+      `/api/v1/files/object?key=k&expires=1&signature=${secret}`,
+      '/api/v1/files/object?key=k&expires=1&signature=[redacted]',
+    ],
+    [`Use it:\n${link}\nThanks`, expect.not.stringContaining(secret)],
+    ['no secrets here ?tokens=1 &retoken=2', 'no secrets here ?tokens=1 &retoken=2'],
+  ])('%s', (text, expected) => {
+    expect(redactSecrets(text)).toEqual(expected);
+  });
+});
+
+const smtp = await startSmtpServer();
+const t = await createTestApp({ config: { smtpUrl: smtp.url } });
+afterAll(() => smtp.stop());
+
+describe('logs and the outbox', () => {
+  async function queued(): Promise<string> {
+    return t.db.transaction((tx) =>
+      queueEmail(tx, {
+        organizationId: null,
+        to: 'reader@example.test',
+        subject: 'Reset your Imprest password',
+        body: `Use this link: ${link}`,
+        html: `<a href="${link.replace('&', '&amp;')}">Set a new password</a>`,
+      }),
+    );
+  }
+
+  it('a request log line never holds a token from the URL', async () => {
+    const { logger, lines } = capturingLogger();
+    const app = await buildApp(t.context, { logger });
+    await app.ready();
+    try {
+      await app.inject({ method: 'GET', url: `/reset-link?token=${secret}&email=a%40b.test` });
+      await app.inject({
+        method: 'GET',
+        url: `/api/v1/files/object?key=x&expires=1&signature=${secret}`,
+      });
+    } finally {
+      await app.close();
+    }
+    const text = lines.join('');
+    expect(text).toContain('/reset-link?token=[redacted]');
+    expect(text).toContain('signature=[redacted]');
+    expect(text).not.toContain(secret);
+  });
+
+  it('a sent e-mail reaches its reader whole; the stored copy then loses the secret', async () => {
+    const { logger } = capturingLogger();
+    const id = await queued();
+    expect(await deliverQueuedEmail(t.context, logger, { id, isLastTry: true })).toBe('sent');
+    expect(smtp.received.at(-1)?.raw).toContain(secret);
+    const [row] = await t.db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
+    expect(row?.body).toBe(
+      'Use this link: https://imprest.example/reset-link?token=[redacted]&email=a%40b.test',
+    );
+    expect(row?.html).toContain('token=[redacted]');
+    expect(`${row?.body}${row?.html}`).not.toContain(secret);
+  });
+
+  it('without SMTP the log line is redacted; the outbox keeps the e-mail for whoever runs it', async () => {
+    const { logger, lines } = capturingLogger();
+    const id = await queued();
+    const noSmtp = { ...t.context, config: { ...t.context.config, smtpUrl: undefined } };
+    expect(await deliverQueuedEmail(noSmtp, logger, { id, isLastTry: true })).toBe('logged');
+    expect(lines.join('')).toContain('token=[redacted]');
+    expect(lines.join('')).not.toContain(secret);
+    const [row] = await t.db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
+    expect(row?.body).toContain(secret);
+  });
+});
