@@ -3,9 +3,17 @@ import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
 } from 'fastify-type-provider-zod';
+import { badInputSqlStates, sqlStateOf } from './database-errors.ts';
 import { AppError, errorStatus } from './errors.ts';
 
 type Detail = { path: string; message: string };
+
+/**
+ * What @fastify/busboy throws, as plain errors without a status, when a multipart body breaks off
+ * or has no boundary: the client's fault, so a 400.
+ */
+const malformedMultipart =
+  /^(Unexpected end of multipart data|Multipart: Boundary not found|.+ terminated early due to unexpected end of multipart data)$/;
 
 function pathOf(instancePath: string, params: unknown): string {
   const base = instancePath.replace(/^\//, '').replaceAll('/', '.');
@@ -34,6 +42,23 @@ export function registerErrorHandler(app: FastifyInstance): void {
         ? `${first.path ? `${first.path}: ` : ''}${first.message}`
         : 'invalid input';
       return reply.status(400).send({ error: `Invalid input${where}: ${summary}`, details });
+    }
+    if (error.validationContext && (error.statusCode ?? 500) >= 500) {
+      // The validator itself threw on this input (e.g. a message built from a 5,000-level array):
+      // still bad input (decisions §2: never a 500 for it), but logged, since a schema should not throw.
+      request.log.error({ err: error }, 'validation threw');
+      return reply
+        .status(400)
+        .send({ error: `Invalid input: the ${error.validationContext} could not be checked.` });
+    }
+    const sqlState = sqlStateOf(error);
+    const badInput = sqlState === undefined ? undefined : badInputSqlStates[sqlState];
+    if (badInput) {
+      request.log.warn({ err: error }, 'the database refused a value of the input');
+      return reply.status(400).send({ error: badInput });
+    }
+    if (error.statusCode === undefined && malformedMultipart.test(error.message)) {
+      return reply.status(400).send({ error: 'The multipart body is malformed.' });
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, cause: error.cause }, 'response did not match its schema');

@@ -9,11 +9,33 @@ export const errorResponse = z.object({
 });
 export type ErrorResponse = z.infer<typeof errorResponse>;
 
+/** Half of a surrogate pair without its other half. */
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Whether a text can be stored as it was sent: PostgreSQL text cannot hold a NUL byte (the query
+ * fails), and a lone surrogate is not Unicode (the driver would store U+FFFD in its place).
+ */
+export function isStorableText(value: string): boolean {
+  return !value.includes('\u0000') && !loneSurrogate.test(value);
+}
+
+export const unstorableTextMessage =
+  'Text must not contain NUL bytes or broken Unicode characters (lone surrogates)';
+
+/**
+ * A string field whose value is stored or searched: refuses what `isStorableText` refuses, with a
+ * message a person can act on. Chain as usual: `storableText().trim().min(1).max(200)`.
+ */
+export function storableText(message = unstorableTextMessage) {
+  return z.string().refine(isStorableText, message);
+}
+
 /** `page` from 1 and `per_page` up to 100 (decisions §2); query strings arrive as text. */
 export const pageQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   per_page: z.coerce.number().int().min(1).max(maxPageSize).default(defaultPageSize),
-  search: z.string().trim().max(200).optional(),
+  search: storableText().trim().max(200).optional(),
 });
 export type PageQuery = z.infer<typeof pageQuery>;
 
@@ -27,6 +49,27 @@ export const email = z
   .pipe(z.email({ message: 'Enter a valid e-mail address' }).max(254));
 
 export const isoDateTime = z.string();
+
+/** Longest piece of a refused text that an error message quotes back. */
+const quotedInputMax = 40;
+
+/**
+ * A refused input as an error message may name it: text quoted and cut short, a number or
+ * boolean as it is, anything else by its kind. Never `String(input)`: a deeply nested array
+ * overflows the stack on the way to a string, and a 900 KB text would come back in the answer.
+ */
+export function describeInput(input: unknown): string {
+  if (typeof input === 'string') {
+    const cut = input.length > quotedInputMax ? `${input.slice(0, quotedInputMax)}…` : input;
+    return JSON.stringify(cut);
+  }
+  if (typeof input === 'number' || typeof input === 'boolean' || input === null) {
+    return String(input);
+  }
+  if (Array.isArray(input)) return 'a list';
+  if (input === undefined) return 'nothing';
+  return `a${typeof input === 'object' ? 'n object' : ` ${typeof input}`}`;
+}
 
 /**
  * A new password as the web can check it: the length rule (decisions §8). The server also refuses

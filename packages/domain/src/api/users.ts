@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { maxUsersPerImport } from '../constants.ts';
 import { departments, roles, systemRoles } from '../enums.ts';
-import { email, idParam, isoDateTime, newPassword, pageQuery } from './common.ts';
+import { describeInput, email, idParam, isoDateTime, newPassword, pageQuery } from './common.ts';
 
 /** Who locked a user: finance by hand or the midnight job (decisions §4). */
 export const lockedByValues = ['finance', 'system'] as const;
@@ -65,7 +65,6 @@ export const restrictUserRequest = z.object({
 export type RestrictUserRequest = z.infer<typeof restrictUserRequest>;
 
 // Field schemas shared by POST users and PUT users; messages read after "Row 3: ".
-const quoted = (input: unknown) => (typeof input === 'string' ? `"${input}"` : String(input));
 export const userFullname = z
   .string({ message: 'full name is required' })
   .trim()
@@ -73,14 +72,15 @@ export const userFullname = z
   .max(200, 'full name is too long (at most 200 characters)');
 export const userDepartment = z.enum(departments, {
   error: (issue) =>
-    `unknown department ${quoted(issue.input)}; choose one of: ${departments.join(', ')}`,
+    `unknown department ${describeInput(issue.input)}; choose one of: ${departments.join(', ')}`,
 });
 export const userRole = z.enum(roles, {
-  error: (issue) => `unknown role ${quoted(issue.input)}; choose one of: ${roles.join(', ')}`,
+  error: (issue) =>
+    `unknown role ${describeInput(issue.input)}; choose one of: ${roles.join(', ')}`,
 });
 export const userSystemRole = z.enum(systemRoles, {
   error: (issue) =>
-    `unknown system role ${quoted(issue.input)}; choose one of: ${systemRoles.join(', ')}`,
+    `unknown system role ${describeInput(issue.input)}; choose one of: ${systemRoles.join(', ')}`,
 });
 /** Digits only (spec §5 trims it); empty means none. */
 export const userPhoneNumber = z
