@@ -545,3 +545,33 @@ export const emailOutbox = pgTable(
     uniqueIndex('email_outbox_idempotency_key').on(table.idempotency_key),
   ],
 );
+
+/**
+ * The changelog of the exchange rates (docs/decisions/0013): one row for each rate a save actually
+ * changed, written in the transaction of `PUT settings/exchange-rates`. `old_rate` is null while
+ * the default rate applied.
+ */
+export const exchangeRateChanges = pgTable(
+  'exchange_rate_changes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organization_id: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    currency: text('currency').notNull(),
+    old_rate: numeric('old_rate', { precision: 18, scale: 6 }),
+    new_rate: numeric('new_rate', { precision: 18, scale: 6 }).notNull(),
+    actor_id: uuid('actor_id')
+      .notNull()
+      .references(() => users.id),
+    actor_name: text('actor_name').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('exchange_rate_changes_organization_idx').on(
+      table.organization_id,
+      table.created_at.desc(),
+      table.id.desc(),
+    ),
+  ],
+);

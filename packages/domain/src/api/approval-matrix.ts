@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { approvalMatrixProblem } from '../approval-matrix.ts';
-import { maxAmount } from '../money.ts';
+import { amountTooLarge, hasCents, maxAmount } from '../money.ts';
 import { maxReviewers, reviewerHierarchy } from '../requests.ts';
 
+/** A start or end amount in tzs: whole cents up to the money cap (docs/decisions/0013). */
 const matrixAmount = z
   .number({ message: 'Amounts must be numbers' })
   .min(0, 'Amounts must not be negative')
-  .max(maxAmount, 'Amount is too large');
+  .max(maxAmount, amountTooLarge)
+  .refine(hasCents, 'Amounts may have at most two decimals');
 
 const userRoles = z
   .array(

@@ -13,7 +13,7 @@ import {
   currencies,
   requestStatuses,
 } from '../enums.ts';
-import { positiveAmount } from '../money.ts';
+import { amountTooLarge, maxAmount, positiveAmount } from '../money.ts';
 import { isoDateTime, pageQuery } from './common.ts';
 
 const costCodeMessage = `The cost code must be a whole number from ${costCodeMin} to ${costCodeMax}`;
@@ -141,6 +141,7 @@ export const balanceQuery = z.object({
   amount: z.coerce
     .number({ message: 'amount must be a number' })
     .nonnegative('amount must not be negative')
+    .max(maxAmount, amountTooLarge)
     .optional(),
 });
 export type BalanceQuery = z.infer<typeof balanceQuery>;

@@ -119,7 +119,7 @@ describe('reviewRequest', () => {
 
 describe('updateExchangeRatesRequest', () => {
   it.each([
-    [{ rates: { usd: 0, gbp: 1, chf: 1 } }, 'greater than zero'],
+    [{ rates: { usd: 0, gbp: 1, chf: 1 } }, 'Rates must be between 1 and 100,000 tzs per unit'],
     [{ rates: { usd: 1, gbp: 1 } }, 'Rates must be numbers'],
     [{ base: 'usd', rates: { usd: 1, gbp: 1, chf: 1 } }, 'The base currency is tzs'],
   ])('refuses %j', (body, message) => {

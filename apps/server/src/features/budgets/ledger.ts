@@ -44,6 +44,24 @@ export async function budgetBalance(
 }
 
 /**
+ * Whether a budget's available amount (amount − committed) covers an amount, decided in SQL
+ * numeric on the stored figures, never on doubles (docs/decisions/0013). `amount` is a two-decimal
+ * amount within `maxAmount`, so its `toFixed(2)` text is exact.
+ */
+export async function budgetHasRoom(
+  db: Executor,
+  options: { budgetId: string; amount: number },
+): Promise<boolean> {
+  const [row] = await db
+    .select({
+      hasRoom: sql<boolean>`${budgets.amount} - ${budgets.committed} >= ${options.amount.toFixed(2)}::numeric`,
+    })
+    .from(budgets)
+    .where(eq(budgets.id, options.budgetId));
+  return row?.hasRoom ?? false;
+}
+
+/**
  * Locks a budget row of an organisation for the rest of the transaction. Every change that reads
  * the available amount and then commits money against it takes this lock first, so concurrent
  * submissions are serialised per budget and can never over-commit it.

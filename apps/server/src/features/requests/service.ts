@@ -20,7 +20,7 @@ import type { Actor } from '../../lib/authenticate.ts';
 import { AppError } from '../../lib/errors.ts';
 import { checkAttachments } from '../files/service.ts';
 import { loadApprovalMatrix } from '../approval-matrix/queries.ts';
-import { budgetBalance, lockBudget, type BudgetRow } from '../budgets/ledger.ts';
+import { budgetHasRoom, lockBudget, type BudgetRow } from '../budgets/ledger.ts';
 import { presentOutstandingRetirement } from '../retirements/presenter.ts';
 import {
   countOwnerOutstandingRetirements,
@@ -141,14 +141,15 @@ async function placeRequest(
   const found = await findBudgetByCode(tx, { organizationId, code: input.budget_code });
   if (!found) throw new AppError('bad_request', `Budget code ${input.budget_code} does not exist.`);
   assertBudgetTakes(found, input);
-  if (input.amount_requested > (await budgetBalance(tx, found)).available) {
+  // Decided in SQL numeric, not on doubles (docs/decisions/0013).
+  if (!(await budgetHasRoom(tx, { budgetId: found.id, amount: input.amount_requested }))) {
     throw new AppError('bad_request', messages.amountExceedsBalance);
   }
   const budget = await lockBudget(tx, { organizationId, budgetId: found.id });
   if (!budget)
     throw new AppError('bad_request', `Budget code ${input.budget_code} does not exist.`);
   assertBudgetTakes(budget, input);
-  if (input.amount_requested > (await budgetBalance(tx, budget)).available) {
+  if (!(await budgetHasRoom(tx, { budgetId: budget.id, amount: input.amount_requested }))) {
     throw new AppError('conflict', messages.amountExceedsBalance);
   }
 
@@ -341,6 +342,8 @@ export async function listRequests(
 ): Promise<RequestListResponse> {
   const { actor, query } = options;
   const ownerId = ownerFilter(actor, options.mode, options.userId);
+  // Another organisation's user is not found (decisions §2), as for the summary and downloads.
+  if (ownerId) await userOfOrganization(context, actor, ownerId);
   const { rows, total, capped } = await listRequestPage(context.db, {
     organizationId: actor.organization_id,
     ownerId,

@@ -20,7 +20,8 @@ import {
   todayIn,
   type ReviewerRole,
 } from '@imprest/domain/requests.ts';
-import { cashToReturn, retirementDueDate } from '@imprest/domain/retirements.ts';
+import { isMoreMoney } from '@imprest/domain/money.ts';
+import { retirementDueDate } from '@imprest/domain/retirements.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import type { Actor } from '../../lib/authenticate.ts';
@@ -194,7 +195,8 @@ function assertSpendable(retirement: RetirementRow, input: SubmitRetirementReque
     );
   }
   const received = Number(retirement.amount_received);
-  if (input.amount_spent > received) {
+  // Compared in whole cents, exactly, not as doubles (docs/decisions/0013).
+  if (isMoreMoney(input.amount_spent, retirement.amount_received)) {
     throw new AppError(
       'bad_request',
       `The amount spent can be at most ${amountText(received, retirement.amount_currency)}, the amount received. Raise a new request for more.`,
@@ -308,11 +310,9 @@ export async function reviewRetirement(
         `It is not this review's turn yet: the ${reviewerTitle(current.step)} (${role}) answers first.`,
       );
     }
-    const leftOver = cashToReturn(
-      Number(retirement.amount_received),
-      Number(retirement.amount_spent),
-    );
-    if (input.is_funds_returned && leftOver <= 0) {
+    // Something is left over only when less was spent than received, compared in whole cents.
+    const hasLeftOver = isMoreMoney(retirement.amount_received, retirement.amount_spent ?? '0');
+    if (input.is_funds_returned && !hasLeftOver) {
       throw new AppError(
         'bad_request',
         'Cash Returned applies only when less was spent than received; nothing is left to return.',

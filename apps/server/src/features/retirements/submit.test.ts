@@ -217,6 +217,33 @@ describe('POST /retirement/user-submit', () => {
     );
   });
 
+  it('compares the amount spent with the amount received to the cent at the top of the range', async () => {
+    // Docs/decisions/0013: received 999,999,999,999,999.99 (stored before the money cap) reads as
+    // the double 1,000,000,000,000,000, so a spent 10^15 once passed as "not more than received".
+    const retirement = await pendingOf(org.staff);
+    await t.db
+      .update(retirements)
+      .set({ amount_received: '999999999999999.99' })
+      .where(eq(retirements.id, retirement.id));
+    await refused(
+      retirement,
+      () => submitRetirement(t.app, org.staff, body(retirement, { amount_spent: 1e15 })),
+      400,
+      /Amounts can be at most 10,000,000,000,000/,
+    );
+    await t.db
+      .update(retirements)
+      .set({ amount_received: '9999999999999.99' })
+      .where(eq(retirements.id, retirement.id));
+    await refused(
+      retirement,
+      () =>
+        submitRetirement(t.app, org.staff, body(retirement, { amount_spent: 10_000_000_000_000 })),
+      400,
+      /The amount spent can be at most 9,999,999,999,999.99 TZS/,
+    );
+  });
+
   it('refuses a file the owner did not upload with 400', async () => {
     const retirement = await pendingOf(org.staff);
     const theirs = await uploaded(t.app, org.otherStaff, 'their-receipt.pdf');

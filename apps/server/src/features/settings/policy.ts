@@ -12,3 +12,11 @@ export function canReadExchangeRates(_actor: PolicyActor): boolean {
 export function canUpdateExchangeRates(actor: PolicyActor): boolean {
   return isFinance(actor.role);
 }
+
+/**
+ * Who changed which rate when: finance, who keep the rates and see their card in Settings
+ * (decisions §9 "exchange rates: finance"); admin permission alone is not enough.
+ */
+export function canReadExchangeRateChanges(actor: PolicyActor): boolean {
+  return isFinance(actor.role);
+}

@@ -1,12 +1,83 @@
 import {
   defaultExchangeRates,
   foreignCurrencies,
+  type ExchangeRateChange,
   type ExchangeRates,
   type ForeignCurrency,
 } from '@imprest/domain/exchange-rates.ts';
-import { eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { exchangeRates } from '../../db/schema.ts';
+import { exchangeRateChanges, exchangeRates } from '../../db/schema.ts';
+
+export type ExchangeRateChangeRow = typeof exchangeRateChanges.$inferSelect;
+
+function isForeignCurrency(currency: string): currency is ForeignCurrency {
+  return (foreignCurrencies as readonly string[]).includes(currency);
+}
+
+/**
+ * The rates an organisation has stored (none for a currency still on its default), read under a
+ * per-organisation lock held to the end of the transaction, so two saves one after the other each
+ * log what they really changed.
+ */
+export async function lockStoredExchangeRates(
+  tx: Executor,
+  organizationId: string,
+): Promise<Partial<ExchangeRates>> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(727004, hashtext(${organizationId}))`);
+  const rows = await tx
+    .select({ currency: exchangeRates.currency, rate: exchangeRates.rate })
+    .from(exchangeRates)
+    .where(eq(exchangeRates.organization_id, organizationId));
+  const stored: Partial<ExchangeRates> = {};
+  for (const row of rows)
+    if (isForeignCurrency(row.currency)) stored[row.currency] = Number(row.rate);
+  return stored;
+}
+
+/** Appends one changelog row per changed rate (none for an empty list). */
+export async function insertExchangeRateChanges(
+  tx: Executor,
+  options: {
+    organizationId: string;
+    actor: { id: string; fullname: string };
+    changes: ExchangeRateChange[];
+  },
+): Promise<void> {
+  if (options.changes.length === 0) return;
+  await tx.insert(exchangeRateChanges).values(
+    options.changes.map((change) => ({
+      organization_id: options.organizationId,
+      currency: change.currency,
+      old_rate: change.old_rate === null ? null : change.old_rate.toFixed(6),
+      new_rate: change.new_rate.toFixed(6),
+      actor_id: options.actor.id,
+      actor_name: options.actor.fullname,
+    })),
+  );
+}
+
+/** One page of an organisation's rate changes, newest first, and how many there are. */
+export async function listExchangeRateChanges(
+  db: Executor,
+  options: { organizationId: string; page: number; perPage: number },
+): Promise<{ rows: ExchangeRateChangeRow[]; total: number }> {
+  const where = eq(exchangeRateChanges.organization_id, options.organizationId);
+  const [rows, [count]] = await Promise.all([
+    db
+      .select()
+      .from(exchangeRateChanges)
+      .where(where)
+      .orderBy(desc(exchangeRateChanges.created_at), desc(exchangeRateChanges.id))
+      .limit(options.perPage)
+      .offset((options.page - 1) * options.perPage),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(exchangeRateChanges)
+      .where(where),
+  ]);
+  return { rows, total: count?.total ?? 0 };
+}
 
 /** The organisation's rates to tzs, a default for each currency finance has not set (decisions §8). */
 export async function loadExchangeRates(
@@ -18,10 +89,8 @@ export async function loadExchangeRates(
     .from(exchangeRates)
     .where(eq(exchangeRates.organization_id, organizationId));
   const rates: ExchangeRates = { ...defaultExchangeRates };
-  for (const row of rows) {
-    if ((foreignCurrencies as readonly string[]).includes(row.currency))
-      rates[row.currency as ForeignCurrency] = Number(row.rate);
-  }
+  for (const row of rows)
+    if (isForeignCurrency(row.currency)) rates[row.currency] = Number(row.rate);
   return rates;
 }
 
@@ -37,7 +106,7 @@ export async function saveExchangeRates(
       foreignCurrencies.map((currency) => ({
         organization_id: organizationId,
         currency,
-        rate: String(rates[currency]),
+        rate: rates[currency].toFixed(6),
       })),
     )
     .onConflictDoUpdate({

@@ -1,5 +1,6 @@
+import { asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { exchangeRates } from '../../db/schema.ts';
+import { exchangeRateChanges, exchangeRates } from '../../db/schema.ts';
 import { buildBudget } from '../../../test/factories/budgets.ts';
 import { buildStaffedOrganization } from '../../../test/factories/organizations.ts';
 import { requestBody, submitted } from '../../../test/factories/requests.ts';
@@ -10,13 +11,30 @@ let organizationId: string;
 let staff: TestUser;
 let finance: TestUser;
 let admin: TestUser;
+let finance2: TestUser;
+let director: TestUser;
 
 beforeAll(async () => {
   t = await createTestApp();
-  ({ organizationId, staff, finance, admin } = await buildStaffedOrganization(t.db));
+  ({ organizationId, staff, finance, admin, finance2, director } = await buildStaffedOrganization(
+    t.db,
+  ));
 });
 
 const url = '/api/v1/settings/exchange-rates';
+const changesUrl = '/api/v1/settings/exchange-rates/changes';
+
+async function changesOf(orgId: string) {
+  return t.db
+    .select()
+    .from(exchangeRateChanges)
+    .where(eq(exchangeRateChanges.organization_id, orgId))
+    .orderBy(asc(exchangeRateChanges.id));
+}
+
+async function putRates(user: TestUser, rates: Record<string, unknown>) {
+  return t.app.inject({ method: 'PUT', url, headers: auth(user), payload: { base: 'tzs', rates } });
+}
 
 describe('exchange rates', () => {
   it('answers the defaults to every user while finance has set none', async () => {
@@ -95,5 +113,139 @@ describe('exchange rates', () => {
     expect(
       (await t.app.inject({ method: 'GET', url, headers: auth(staff) })).json().rates.usd,
     ).toBe(2550.5);
+  });
+});
+
+describe('exchange rate bounds (docs/decisions/0013)', () => {
+  it('refuses a rate below 1 or above 100,000 tzs per unit with 400, changing nothing', async () => {
+    const before = (await t.app.inject({ method: 'GET', url, headers: auth(staff) })).json();
+    const rows = await t.db.select().from(exchangeRates);
+    const changes = await t.db.$count(exchangeRateChanges);
+    for (const usd of [0.000001, 0.5, 0.999999, 100_000.000001, 1_000_000]) {
+      const response = await putRates(finance, { usd, gbp: 3300, chf: 2900 });
+      expect(response.statusCode, String(usd)).toBe(400);
+      expect(response.json().details).toContainEqual({
+        path: 'rates.usd',
+        message: 'Rates must be between 1 and 100,000 tzs per unit',
+      });
+    }
+    expect((await t.app.inject({ method: 'GET', url, headers: auth(staff) })).json()).toEqual(
+      before,
+    );
+    expect(await t.db.select().from(exchangeRates)).toEqual(rows);
+    expect(await t.db.$count(exchangeRateChanges)).toBe(changes);
+  });
+
+  it('accepts the bounds themselves', async () => {
+    const { organizationId: orgId, finance: keeper } = await buildStaffedOrganization(t.db, {
+      name: 'Bounds Org',
+    });
+    const response = await putRates(keeper, { usd: 1, gbp: 100_000, chf: 2900 });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().rates).toEqual({ usd: 1, gbp: 100_000, chf: 2900 });
+    expect((await changesOf(orgId)).map((row) => row.currency)).toEqual(['usd', 'gbp']);
+  });
+});
+
+describe('exchange rate changelog', () => {
+  it('logs each changed rate with its actor in the same save, and nothing for unchanged rates', async () => {
+    const {
+      organizationId: orgId,
+      finance: keeper,
+      finance2: other,
+    } = await buildStaffedOrganization(t.db, { name: 'Changelog Org' });
+    // usd unchanged from the default: no row; gbp and chf change from the default (old_rate null).
+    expect((await putRates(keeper, { usd: 2600, gbp: 3400, chf: 2950.25 })).statusCode).toBe(200);
+    let rows = await changesOf(orgId);
+    expect(rows).toMatchObject([
+      { currency: 'gbp', old_rate: null, new_rate: '3400.000000', actor_id: keeper.id },
+      { currency: 'chf', old_rate: null, new_rate: '2950.250000', actor_id: keeper.id },
+    ]);
+    expect(rows[0]?.actor_name).toBe('Chausiku Finance');
+
+    // The same rates again: nothing changes, nothing is logged.
+    expect((await putRates(other, { usd: 2600, gbp: 3400, chf: 2950.25 })).statusCode).toBe(200);
+    expect(await changesOf(orgId)).toHaveLength(2);
+
+    // One rate changes: one row, from the stored rate, by the second finance officer.
+    expect((await putRates(other, { usd: 2600, gbp: 3400, chf: 2800 })).statusCode).toBe(200);
+    rows = await changesOf(orgId);
+    expect(rows).toHaveLength(3);
+    expect(rows[2]).toMatchObject({
+      currency: 'chf',
+      old_rate: '2950.250000',
+      new_rate: '2800.000000',
+      actor_id: other.id,
+      actor_name: 'Zawadi Finance',
+    });
+
+    const response = await t.app.inject({ method: 'GET', url: changesUrl, headers: auth(keeper) });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({ total: 3, page: 1, per_page: 10 });
+    // Newest first.
+    expect(body.data[0]).toEqual({
+      id: rows[2]?.id,
+      currency: 'chf',
+      old_rate: 2950.25,
+      new_rate: 2800,
+      changed_by: { id: other.id, fullname: 'Zawadi Finance' },
+      changed_at: rows[2]?.created_at.toISOString(),
+    });
+    expect(body.data.map((change: { currency: string }) => change.currency)).toEqual([
+      'chf',
+      'chf',
+      'gbp',
+    ]);
+  });
+
+  it('pages the list (decisions §2) and refuses bad page parameters', async () => {
+    const { finance: keeper } = await buildStaffedOrganization(t.db, { name: 'Pages Org' });
+    for (const usd of [2601, 2602, 2603]) {
+      expect((await putRates(keeper, { usd, gbp: 3300, chf: 2900 })).statusCode).toBe(200);
+    }
+    const page = await t.app.inject({
+      method: 'GET',
+      url: `${changesUrl}?page=2&per_page=2`,
+      headers: auth(keeper),
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.json()).toMatchObject({ total: 3, page: 2, per_page: 2 });
+    expect(page.json().data).toHaveLength(1);
+    expect(page.json().data[0]).toMatchObject({ old_rate: null, new_rate: 2601 });
+    for (const query of ['page=0', 'per_page=101', 'page=x']) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `${changesUrl}?${query}`,
+        headers: auth(keeper),
+      });
+      expect(response.statusCode, query).toBe(400);
+    }
+  });
+
+  it("never lists another organisation's changes", async () => {
+    const { finance: outsider } = await buildStaffedOrganization(t.db, { name: 'Other Org' });
+    expect((await putRates(finance, { usd: 2700, gbp: 3300, chf: 2900 })).statusCode).toBe(200);
+    const response = await t.app.inject({
+      method: 'GET',
+      url: changesUrl,
+      headers: auth(outsider),
+    });
+    expect(response.json()).toEqual({ data: [], total: 0, page: 1, per_page: 10 });
+    const own = await t.app.inject({ method: 'GET', url: changesUrl, headers: auth(director) });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().total).toBeGreaterThan(0);
+    for (const change of own.json().data as { changed_by: { id: string } }[]) {
+      expect([finance.id, finance2.id]).toContain(change.changed_by.id);
+    }
+  });
+
+  it('answers 403 to users without finance permission and 401 without a token', async () => {
+    for (const user of [staff, admin]) {
+      const response = await t.app.inject({ method: 'GET', url: changesUrl, headers: auth(user) });
+      expect(response.statusCode).toBe(403);
+      expect(response.json().error).toBe('Only finance can see who changed the exchange rates.');
+    }
+    expect((await t.app.inject({ method: 'GET', url: changesUrl })).statusCode).toBe(401);
   });
 });

@@ -1,11 +1,19 @@
-import { exchangeRatesResponse, updateExchangeRatesRequest } from '@imprest/domain/api/settings.ts';
+import {
+  exchangeRateChangesQuery,
+  exchangeRateChangesResponse,
+  exchangeRatesResponse,
+  updateExchangeRatesRequest,
+} from '@imprest/domain/api/settings.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../lib/authenticate.ts';
 import { errorResponses } from '../../lib/error-responses.ts';
-import { getExchangeRates, updateExchangeRates } from './service.ts';
+import { getExchangeRates, listExchangeRateChangelog, updateExchangeRates } from './service.ts';
 
-/** Organisation settings: exchange rates to the base currency (decisions §5, §8). */
+/**
+ * Organisation settings: exchange rates to the base currency (decisions §5, §8) and their
+ * changelog (docs/decisions/0013).
+ */
 export function settingsRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
@@ -37,6 +45,24 @@ export function settingsRoutes(context: AppContext): FastifyPluginAsyncZod {
       },
       async (request) =>
         updateExchangeRates(context, { actor: actorOf(request), rates: request.body.rates }),
+    );
+
+    app.get(
+      '/settings/exchange-rates/changes',
+      {
+        schema: {
+          tags: ['settings'],
+          summary: 'Who changed which exchange rate when, newest first (finance)',
+          security: [{ bearer: [] }],
+          querystring: exchangeRateChangesQuery,
+          response: {
+            200: exchangeRateChangesResponse,
+            ...errorResponses(400, 401, 403),
+          },
+        },
+      },
+      async (request) =>
+        listExchangeRateChangelog(context, { actor: actorOf(request), query: request.query }),
     );
   };
 }

@@ -1,11 +1,25 @@
-import type { ExchangeRatesResponse } from '@imprest/domain/api/settings.ts';
-import type { ExchangeRates } from '@imprest/domain/exchange-rates.ts';
+import type {
+  ExchangeRateChangesQuery,
+  ExchangeRateChangesResponse,
+  ExchangeRatesResponse,
+} from '@imprest/domain/api/settings.ts';
+import { exchangeRateChanges, type ExchangeRates } from '@imprest/domain/exchange-rates.ts';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { AppError } from '../../lib/errors.ts';
-import { canReadExchangeRates, canUpdateExchangeRates } from './policy.ts';
-import { presentExchangeRates } from './presenter.ts';
-import { loadExchangeRates, saveExchangeRates } from './queries.ts';
+import {
+  canReadExchangeRateChanges,
+  canReadExchangeRates,
+  canUpdateExchangeRates,
+} from './policy.ts';
+import { presentExchangeRateChange, presentExchangeRates } from './presenter.ts';
+import {
+  insertExchangeRateChanges,
+  listExchangeRateChanges,
+  loadExchangeRates,
+  lockStoredExchangeRates,
+  saveExchangeRates,
+} from './queries.ts';
 
 /** The organisation's rates to tzs. */
 export async function getExchangeRates(
@@ -17,14 +31,54 @@ export async function getExchangeRates(
   return presentExchangeRates(await loadExchangeRates(context.db, options.actor.organization_id));
 }
 
-/** Replaces the organisation's rates to tzs (finance). Requests already submitted keep their rate. */
+/**
+ * Replaces the organisation's rates to tzs (finance). Requests already submitted keep their rate.
+ * One transaction saves the rates and logs each one that changed, with who changed it
+ * (docs/decisions/0013).
+ */
 export async function updateExchangeRates(
   context: AppContext,
-  options: { actor: Actor; rates: ExchangeRates },
+  options: {
+    actor: Actor;
+    /** Tzs per unit, each within [minExchangeRate, maxExchangeRate] (checked by the schema). */
+    rates: ExchangeRates;
+  },
 ): Promise<ExchangeRatesResponse> {
   const { actor } = options;
   if (!canUpdateExchangeRates(actor))
     throw new AppError('forbidden', 'Only finance can change the exchange rates.');
-  await saveExchangeRates(context.db, actor.organization_id, options.rates);
-  return presentExchangeRates(await loadExchangeRates(context.db, actor.organization_id));
+  const organizationId = actor.organization_id;
+  const rates = await context.db.transaction(async (tx) => {
+    const stored = await lockStoredExchangeRates(tx, organizationId);
+    const changes = exchangeRateChanges(stored, options.rates);
+    await saveExchangeRates(tx, organizationId, options.rates);
+    await insertExchangeRateChanges(tx, { organizationId, actor, changes });
+    return loadExchangeRates(tx, organizationId);
+  });
+  return presentExchangeRates(rates);
+}
+
+/** Who changed which exchange rate when, newest first (finance). */
+export async function listExchangeRateChangelog(
+  context: AppContext,
+  options: {
+    actor: Actor;
+    /** Page from 1 and page size (10 by default, at most 100). */
+    query: ExchangeRateChangesQuery;
+  },
+): Promise<ExchangeRateChangesResponse> {
+  const { actor, query } = options;
+  if (!canReadExchangeRateChanges(actor))
+    throw new AppError('forbidden', 'Only finance can see who changed the exchange rates.');
+  const { rows, total } = await listExchangeRateChanges(context.db, {
+    organizationId: actor.organization_id,
+    page: query.page,
+    perPage: query.per_page,
+  });
+  return {
+    data: rows.map(presentExchangeRateChange),
+    total,
+    page: query.page,
+    per_page: query.per_page,
+  };
 }

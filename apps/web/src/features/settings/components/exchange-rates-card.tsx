@@ -3,9 +3,11 @@ import { updateExchangeRatesRequest } from '@imprest/domain/api/settings.ts';
 import {
   foreignCurrencies,
   maxExchangeRate,
+  minExchangeRate,
   type ExchangeRates,
 } from '@imprest/domain/exchange-rates.ts';
 import { Alert, App, Button, Card, Col, Form, InputNumber, Row, Skeleton, Typography } from 'antd';
+import { formatNumber } from '../../../lib/format.ts';
 import { currencyLabel } from '../../../lib/request-labels.ts';
 import { zodRule } from '../../../lib/zod-rule.ts';
 import { useExchangeRates } from '../api/get-exchange-rates.ts';
@@ -34,6 +36,10 @@ function RatesForm({ rates }: RatesFormProps) {
       disabled={update.isPending}
       data-testid="exchange-rates-form"
     >
+      <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
+        Each rate lies between {formatNumber(minExchangeRate)} and {formatNumber(maxExchangeRate)}{' '}
+        TZS per unit.
+      </Typography.Paragraph>
       <Row gutter={16}>
         {foreignCurrencies.map((currency) => (
           <Col key={currency} xs={24} sm={8}>
@@ -47,8 +53,9 @@ function RatesForm({ rates }: RatesFormProps) {
             >
               <InputNumber<number>
                 style={{ width: '100%' }}
-                min={0}
-                max={maxExchangeRate}
+                // No min/max here: antd would clamp 0.26 to 1 on blur and save a rate nobody typed,
+                // the very mistake the bounds exist to catch. The zod rule above refuses it with
+                // the bounds' message instead (docs/decisions/0013).
                 step={1}
                 formatter={(value) => {
                   const [whole = '', fraction] = String(value ?? '').split('.');

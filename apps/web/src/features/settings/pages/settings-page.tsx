@@ -2,17 +2,26 @@ import { isFinance } from '@imprest/domain/permissions.ts';
 import { Flex } from 'antd';
 import { useCurrentUser } from '../../../lib/session.tsx';
 import { DownloadsCard } from '../components/downloads-card.tsx';
+import { ExchangeRateChangesCard } from '../components/exchange-rate-changes-card.tsx';
 import { ExchangeRatesCard } from '../components/exchange-rates-card.tsx';
 import { NotificationsCard } from '../components/notifications-card.tsx';
 
-/** Route /dashboard/settings: notifications, downloads and, for finance, exchange rates (spec §2). */
+/**
+ * Route /dashboard/settings: notifications, downloads and, for finance, exchange rates and who
+ * changed them (spec §2, docs/decisions/0013).
+ */
 export function SettingsPage() {
   const user = useCurrentUser();
   return (
     <Flex vertical gap={16} style={{ maxWidth: 880 }}>
       <NotificationsCard />
       <DownloadsCard />
-      {isFinance(user.role) ? <ExchangeRatesCard /> : null}
+      {isFinance(user.role) ? (
+        <>
+          <ExchangeRatesCard />
+          <ExchangeRateChangesCard />
+        </>
+      ) : null}
     </Flex>
   );
 }

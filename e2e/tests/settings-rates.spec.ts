@@ -1,0 +1,62 @@
+import { expect, test, type Page } from '@playwright/test';
+import { exchangeRateRangeMessage } from '@imprest/domain/exchange-rates.ts';
+import { desktop, expectNoSidewaysScroll, phone, shot, signIn } from './support.ts';
+
+const finance = 'finance@example.com';
+
+/** A GBP rate different from the one shown now, so that saving it is a change. */
+async function nextGbpRate(page: Page): Promise<{ typed: string; shown: string }> {
+  const current = await page
+    .getByTestId('exchange-rates-card')
+    .getByLabel('1 GBP in TZS')
+    .inputValue();
+  return current === '3,456.75'
+    ? { typed: '3456.5', shown: '3,456.5' }
+    : { typed: '3456.75', shown: '3,456.75' };
+}
+
+for (const viewport of [desktop, phone]) {
+  test(`finance changes a rate and sees who changed it in Rate changes (${viewport.width} px)`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    await signIn(page, finance);
+    await page.goto('/dashboard/settings');
+    const rates = page.getByTestId('exchange-rates-card');
+    const gbp = rates.getByLabel('1 GBP in TZS');
+    await expect(gbp).not.toHaveValue('');
+
+    await test.step('a rate outside 1–100,000 tzs per unit is refused with a message', async () => {
+      await gbp.fill('0.000001');
+      await expect(rates.getByText(exchangeRateRangeMessage)).toBeVisible();
+      await shot(page, `settings-rate-bounds-${viewport.width}`);
+      await rates.getByRole('button', { name: 'Save Rates' }).click();
+      await expect(page.getByText('Exchange rates saved')).toHaveCount(0);
+    });
+
+    const rate = await test.step('a rate in range is saved', async () => {
+      await page.reload();
+      const next = await nextGbpRate(page);
+      await page.getByTestId('exchange-rates-card').getByLabel('1 GBP in TZS').fill(next.typed);
+      await page
+        .getByTestId('exchange-rates-card')
+        .getByRole('button', { name: 'Save Rates' })
+        .click();
+      await expect(page.getByText('Exchange rates saved')).toBeVisible();
+      return next;
+    });
+
+    await test.step('the change heads the Rate changes list, with who made it', async () => {
+      const changes = page.getByTestId('exchange-rate-changes');
+      const newest = changes.locator('tbody tr.ant-table-row').first();
+      await expect(newest).toContainText('GBP');
+      await expect(newest).toContainText(`→ ${rate.shown}`);
+      await expect(newest).toContainText('Chausiku Finance');
+      // en-GB date and time, e.g. 23/11/2026 14:30.
+      await expect(newest).toContainText(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
+      await expectNoSidewaysScroll(page);
+      await page.getByTestId('exchange-rate-changes-card').scrollIntoViewIfNeeded();
+      await shot(page, `settings-rate-changes-${viewport.width}`);
+    });
+  });
+}
