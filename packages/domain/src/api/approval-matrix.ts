@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableText } from './common.ts';
 import { approvalMatrixProblem } from '../approval-matrix.ts';
 import { amountTooLarge, hasCents, maxAmount } from '../money.ts';
 import { maxReviewers, reviewerHierarchy } from '../requests.ts';
@@ -28,7 +29,7 @@ export const approvalMatrixRowInput = z.object({
   start_value: matrixAmount,
   /** Null (or absent) means no upper bound. */
   end_value: matrixAmount.nullish().transform((value) => value ?? null),
-  description: z.string().trim().max(200).default(''),
+  description: storableText().trim().max(200).default(''),
   user_role: userRoles,
   cascading_notification: z.boolean().default(false),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { email, newPassword } from './common.ts';
+import { email, newPassword, storableText } from './common.ts';
 import { userResponse } from './users.ts';
 
 export const authenticateRequest = z.object({
@@ -14,8 +14,8 @@ export type AuthResponse = z.infer<typeof authResponse>;
 export { newPassword };
 
 export const setupRequest = z.object({
-  organization_name: z.string().trim().min(1, 'Organisation name is required').max(200),
-  fullname: z.string().trim().min(1, 'Full name is required').max(200),
+  organization_name: storableText().trim().min(1, 'Organisation name is required').max(200),
+  fullname: storableText().trim().min(1, 'Full name is required').max(200),
   email,
   password: newPassword,
 });
@@ -28,7 +28,7 @@ export const forgotPasswordRequest = z.object({ email });
 export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequest>;
 
 export const resetPasswordRequest = z.object({
-  token: z.string().min(1, 'The reset token is missing').max(200),
+  token: storableText().min(1, 'The reset token is missing').max(200),
   email,
   password: newPassword,
 });

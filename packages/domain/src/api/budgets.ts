@@ -14,7 +14,7 @@ import {
   requestStatuses,
 } from '../enums.ts';
 import { amountTooLarge, maxAmount, positiveAmount } from '../money.ts';
-import { isoDateTime, pageQuery } from './common.ts';
+import { isoDateTime, pageQuery, storableText } from './common.ts';
 
 const costCodeMessage = `The cost code must be a whole number from ${costCodeMin} to ${costCodeMax}`;
 
@@ -42,9 +42,9 @@ const budgetDepartment = z.enum(budgetDepartments, {
 const budgetCurrency = z.enum(currencies, {
   message: `Unknown currency; choose one of: ${currencies.join(', ')}`,
 });
-const budgetName = z.string().trim().min(1, 'Name is required').max(200, 'Name is too long');
+const budgetName = storableText().trim().min(1, 'Name is required').max(200, 'Name is too long');
 /** Optional free text (spec §5); the server stores an empty description as none. */
-const budgetDescription = z.string().trim().max(2000, 'Description is too long').nullish();
+const budgetDescription = storableText().trim().max(2000, 'Description is too long').nullish();
 
 /** `POST budget` (spec §7). */
 export const createBudgetRequest = z.object({
@@ -134,7 +134,7 @@ export const budgetListQuery = pageQuery.extend({ department: budgetDepartment.o
 export type BudgetListQuery = z.infer<typeof budgetListQuery>;
 
 /** A budget code in a path (decisions §8: the code string, e.g. "6105"). */
-export const budgetCodeParam = z.object({ code: z.string().trim().min(1).max(20) });
+export const budgetCodeParam = z.object({ code: storableText().trim().min(1).max(20) });
 
 /** `GET budget/{code}/balance?amount=`; the amount is optional while the form is still empty. */
 export const balanceQuery = z.object({

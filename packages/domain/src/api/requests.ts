@@ -13,7 +13,13 @@ import {
 } from '../enums.ts';
 import { positiveAmount } from '../money.ts';
 import { isExpenditureDateText } from '../requests.ts';
-import { isoDateTime, pageQuery } from './common.ts';
+import {
+  isoDateTime,
+  isStorableText,
+  pageQuery,
+  storableText,
+  unstorableTextMessage,
+} from './common.ts';
 import { outstandingRetirement, retirementSummary } from './retirements.ts';
 import { reviewResponse } from './reviews.ts';
 
@@ -27,11 +33,10 @@ export const expenditureDate = z
   );
 
 /** A stored file name as returned by the upload (random prefix + sanitised name). */
-const storedFileName = z.string().trim().min(1).max(300);
+const storedFileName = storableText().trim().min(1).max(300);
 
 const optionalText = (max: number) =>
-  z
-    .string()
+  storableText()
     .trim()
     .max(max)
     .nullish()
@@ -51,10 +56,11 @@ const requestPayload = z.object({
   mode_of_service: optionalText(100),
   name_of_establishment: optionalText(200),
   expenditure_date: expenditureDate,
-  expenditure_justification: z.string().trim().max(5000).default(''),
+  expenditure_justification: storableText().trim().max(5000).default(''),
   tax_status: z.enum(taxModes).default('taxInclusive'),
   budget_code: z
     .string({ message: 'budget_code is required' })
+    .refine(isStorableText, unstorableTextMessage)
     .trim()
     .min(1, 'budget_code is required')
     .max(20),

@@ -9,7 +9,7 @@ import {
 } from '../enums.ts';
 import { nonNegativeAmount } from '../money.ts';
 import { reviewerHierarchy } from '../requests.ts';
-import { isoDateTime } from './common.ts';
+import { isoDateTime, storableText } from './common.ts';
 
 /** `POST retirement/attach-retirement`: `id` is the request's id (decisions §8). */
 export const attachRetirementRequest = z.object({
@@ -18,10 +18,9 @@ export const attachRetirementRequest = z.object({
 export type AttachRetirementRequest = z.infer<typeof attachRetirementRequest>;
 
 /** A stored file name as returned by the upload (random prefix + sanitised name). */
-const storedFileName = z.string().trim().min(1).max(300);
+const storedFileName = storableText().trim().min(1).max(300);
 
-const commentsText = z
-  .string()
+const commentsText = storableText()
   .trim()
   .max(5000)
   .nullish()
@@ -83,7 +82,7 @@ export const retirementListQuery = z
     page: z.coerce.number().int().min(1).default(1),
     limit: z.coerce.number().int().min(1).max(maxPageSize).optional(),
     per_page: z.coerce.number().int().min(1).max(maxPageSize).optional(),
-    search: z.string().trim().max(200).optional(),
+    search: storableText().trim().max(200).optional(),
     status: z.enum(statusFilters).default('all'),
     role: retirementListMode.default('user'),
   })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { reviewDecisions, reviewerHierarchy, reviewStatuses } from '../requests.ts';
-import { isoDateTime } from './common.ts';
+import { isoDateTime, storableText } from './common.ts';
 
 /** One step of a request's reviewer chain as the API presents it (spec §3). */
 export const reviewResponse = z.object({
@@ -28,8 +28,7 @@ export const reviewRequest = z.object({
   id: z.uuid({ message: 'id must be the UUID of the review' }),
   request_id: z.uuid({ message: 'request_id must be a UUID' }),
   status: z.enum(reviewDecisions, { message: 'status must be approved, rejected or request_edit' }),
-  comments: z
-    .string()
+  comments: storableText()
     .trim()
     .max(5000)
     .nullish()

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { maxUsersPerImport } from '../constants.ts';
 import { departments, roles, systemRoles } from '../enums.ts';
-import { describeInput, email, idParam, isoDateTime, newPassword, pageQuery } from './common.ts';
+import {
+  describeInput,
+  email,
+  idParam,
+  isoDateTime,
+  isStorableText,
+  newPassword,
+  pageQuery,
+  unstorableTextMessage,
+} from './common.ts';
 
 /** Who locked a user: finance by hand or the midnight job (decisions §4). */
 export const lockedByValues = ['finance', 'system'] as const;
@@ -67,6 +76,7 @@ export type RestrictUserRequest = z.infer<typeof restrictUserRequest>;
 // Field schemas shared by POST users and PUT users; messages read after "Row 3: ".
 export const userFullname = z
   .string({ message: 'full name is required' })
+  .refine(isStorableText, unstorableTextMessage)
   .trim()
   .min(1, 'full name is required')
   .max(200, 'full name is too long (at most 200 characters)');
