@@ -10,6 +10,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { approvalMatrixRoutes } from './features/approval-matrix/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
@@ -24,6 +25,8 @@ import { userRoutes } from './features/users/routes.ts';
 import { actorFromToken } from './features/auth/session.ts';
 import { authenticateApi } from './lib/authenticate.ts';
 import { registerErrorHandler } from './lib/error-handler.ts';
+import { registerRateLimits } from './lib/rate-limit.ts';
+import { registerSecurityHeaders } from './lib/security-headers.ts';
 
 export const apiPrefix = '/api/v1';
 
@@ -36,12 +39,14 @@ export async function buildApp(
     loggerInstance: options.logger || undefined,
     logger: options.logger === false ? false : undefined,
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // The client address is the socket's unless TRUST_PROXY names the proxies in front.
+    trustProxy: trustProxyOption(context.config.trustProxy),
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('actor', null);
   registerErrorHandler(app);
+  await registerSecurityHeaders(app, context.config);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -65,6 +70,7 @@ export async function buildApp(
         'onRequest',
         authenticateApi((token) => actorFromToken(context, token)),
       );
+      await registerRateLimits(api, context.db);
       await api.register(authRoutes(context));
       await api.register(budgetRoutes(context));
       await api.register(requestRoutes(context));
@@ -81,6 +87,14 @@ export async function buildApp(
 
   registerWebApp(app, context.config.webDist);
   return app;
+}
+
+/** Fastify's form of TRUST_PROXY: a hop count becomes "trust the nearest n hops". */
+function trustProxyOption(
+  trustProxy: Config['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
+  return trustProxy;
 }
 
 /** Serves the built web app; unknown API paths answer 404 JSON, other paths the app's index.html. */

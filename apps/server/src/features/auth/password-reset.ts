@@ -6,6 +6,7 @@ import type { Executor } from '../../db/client.ts';
 import { passwordResetTokens, users } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { queueEmail } from '../../lib/mailer.ts';
+import { assertWithinLimit, rateLimits } from '../../lib/rate-limit.ts';
 import { findUserByEmail } from '../users/queries.ts';
 import { assertPasswordAllowed } from './common-passwords.ts';
 import { hashPassword } from './passwords.ts';
@@ -49,6 +50,12 @@ export async function requestPasswordReset(
 ): Promise<string> {
   const user = await findUserByEmail(context.db, options.email);
   if (!user) throw new AppError('not_found', 'Invalid Email address');
+  // Every call sends an e-mail: a few per account, whatever the addresses asking.
+  await assertWithinLimit(
+    context.db,
+    `forgot-password:${user.id}`,
+    rateLimits.forgotPasswordPerAccount,
+  );
   const { token, hash } = newLinkToken();
   return context.db.transaction(async (tx) => {
     await tx.insert(passwordResetTokens).values({
@@ -79,9 +86,11 @@ export async function resetPassword(
 ): Promise<void> {
   assertPasswordAllowed(options.password);
   const user = await findUserByEmail(context.db, options.email);
+  // Cheap checks first: an unknown address or a dead token never costs an argon2 hash.
+  if (!user || !(await isLiveToken(context.db, { userId: user.id, token: options.token })))
+    throw invalidLink();
   const passwordHash = await hashPassword(options.password);
   const isDone = await context.db.transaction(async (tx) => {
-    if (!user) return false;
     if (!(await spendToken(tx, { userId: user.id, token: options.token }))) return false;
     await tx
       .update(users)
@@ -90,12 +99,36 @@ export async function resetPassword(
     await endSessionsOf(tx, user.id, 'password');
     return true;
   });
-  if (!isDone)
-    throw new AppError(
-      'bad_request',
-      'This reset link is invalid or has expired. Ask for a new one.',
-    );
-  if (user) context.events.endSessions(user.id);
+  if (!isDone) throw invalidLink();
+  context.events.endSessions(user.id);
+}
+
+function invalidLink(): AppError {
+  return new AppError(
+    'bad_request',
+    'This reset link is invalid or has expired. Ask for a new one.',
+  );
+}
+
+function liveToken(options: { userId: string; token: string }) {
+  return and(
+    eq(passwordResetTokens.token_hash, digest(options.token)),
+    eq(passwordResetTokens.user_id, options.userId),
+    isNull(passwordResetTokens.used_at),
+    gt(passwordResetTokens.expires_at, sql`now()`),
+  );
+}
+
+/** Whether the token is unused and unexpired for this user (read only; spending comes later). */
+async function isLiveToken(
+  db: Executor,
+  options: { userId: string; token: string },
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: passwordResetTokens.id })
+    .from(passwordResetTokens)
+    .where(liveToken(options));
+  return row !== undefined;
 }
 
 async function spendToken(
@@ -105,14 +138,7 @@ async function spendToken(
   const [spent] = await tx
     .update(passwordResetTokens)
     .set({ used_at: sql`now()` })
-    .where(
-      and(
-        eq(passwordResetTokens.token_hash, digest(options.token)),
-        eq(passwordResetTokens.user_id, options.userId),
-        isNull(passwordResetTokens.used_at),
-        gt(passwordResetTokens.expires_at, sql`now()`),
-      ),
-    )
+    .where(liveToken(options))
     .returning({ id: passwordResetTokens.id });
   return spent !== undefined;
 }

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../lib/authenticate.ts';
 import { errorResponses } from '../../lib/error-responses.ts';
+import { perAddress, rateLimits } from '../../lib/rate-limit.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.ts';
 import {
   authenticateUser,
@@ -29,7 +30,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/users/authenticate',
       {
-        config: { isPublic: true },
+        config: { isPublic: true, rateLimit: perAddress(rateLimits.signInPerAddress) },
         schema: {
           tags: ['auth'],
           summary: 'Sign in',
@@ -88,12 +89,12 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/setup',
       {
-        config: { isPublic: true },
+        config: { isPublic: true, rateLimit: perAddress(rateLimits.setupPerAddress) },
         schema: {
           tags: ['setup'],
           summary: 'Create the first organisation and its director',
           body: setupRequest,
-          response: { 201: authResponse, ...errorResponses(400, 409) },
+          response: { 201: authResponse, ...errorResponses(400, 409, 429) },
         },
       },
       async (request, reply) =>
@@ -103,12 +104,12 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/forgot-password',
       {
-        config: { isPublic: true },
+        config: { isPublic: true, rateLimit: perAddress(rateLimits.forgotPasswordPerAddress) },
         schema: {
           tags: ['auth'],
           summary: 'E-mail a password reset link',
           body: forgotPasswordRequest,
-          response: { 200: messageResponse, ...errorResponses(400, 404) },
+          response: { 200: messageResponse, ...errorResponses(400, 404, 429) },
         },
       },
       async (request) => {
@@ -121,12 +122,12 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/forgot-password/validate',
       {
-        config: { isPublic: true },
+        config: { isPublic: true, rateLimit: perAddress(rateLimits.resetPerAddress) },
         schema: {
           tags: ['auth'],
           summary: 'Set a new password with a reset token',
           body: resetPasswordRequest,
-          response: { 200: messageResponse, ...errorResponses(400) },
+          response: { 200: messageResponse, ...errorResponses(400, 429) },
         },
       },
       async (request) => {

@@ -91,12 +91,13 @@ export async function setupOrganization(
   input: SetupRequest,
 ): Promise<AuthResponse> {
   assertPasswordAllowed(input.password);
+  // Cheap check first: once set up, a call never costs an argon2 hash (checked again under lock).
+  if (await hasAnyUser(context.db)) throw alreadySetUp();
   const passwordHash = await hashPassword(input.password);
   const created = await context.db.transaction(async (tx) => {
     // One set-up at a time, so two racing first-run forms cannot both succeed.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(727002)`);
-    if (await hasAnyUser(tx))
-      throw new AppError('conflict', 'Imprest is already set up. Sign in instead.');
+    if (await hasAnyUser(tx)) throw alreadySetUp();
     const [organization] = await tx
       .insert(organizations)
       .values({ name: input.organization_name })
@@ -121,6 +122,10 @@ export async function setupOrganization(
   const user = await findUserById(context.db, created.userId);
   if (!user) throw new Error('new director not found');
   return sessionFor(context, user, created.session);
+}
+
+function alreadySetUp(): AppError {
+  return new AppError('conflict', 'Imprest is already set up. Sign in instead.');
 }
 
 /**
