@@ -13,7 +13,8 @@ const vendorGroups = [
   { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
   {
     name: 'vendor',
-    test: /node_modules[\\/](zod|@tanstack|socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io|dayjs|workbox-window)[\\/]/,
+    // src/lib/zod-config.ts rides with zod: it must run before any chunk that builds a schema.
+    test: /node_modules[\\/](zod|@tanstack|socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io|dayjs|workbox-window)[\\/]|src[\\/]lib[\\/]zod-config\.ts$/,
   },
 ];
 

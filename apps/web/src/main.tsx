@@ -1,3 +1,5 @@
+// First: configures zod before any module builds a schema.
+import './lib/zod-config.ts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
 import enGB from 'antd/locale/en_GB';

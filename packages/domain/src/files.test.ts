@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   contentTypeOf,
   fileExtension,
+  fileSignatureBytes,
+  isShownInline,
   isStoredFileName,
   isUploadAllowed,
+  matchesFileSignature,
   previewKind,
   sanitizeFileName,
 } from './files.ts';
@@ -61,5 +64,99 @@ describe('stored names and extensions', () => {
   ])('%j previews as %s and is served as %s', (name, kind, type) => {
     expect(previewKind(name)).toBe(kind);
     expect(contentTypeOf(name)).toBe(type);
+  });
+});
+
+describe('matchesFileSignature', () => {
+  const bytes = (...parts: (string | number[])[]) =>
+    new Uint8Array(
+      parts.flatMap((part) =>
+        typeof part === 'string' ? [...part].map((character) => character.charCodeAt(0)) : part,
+      ),
+    );
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  const ole = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+  const jpeg = [0xff, 0xd8, 0xff, 0xe0];
+  const zip = 'PK\x03\x04\x14\x00';
+  const emptyZip = 'PK\x05\x06\x00\x00';
+
+  const hex = (value: Uint8Array) =>
+    [...value.subarray(0, 12)].map((byte) => byte.toString(16).padStart(2, '0')).join(' ');
+  const cases: [string, Uint8Array, boolean][] = [
+    ['pdf', bytes('%PDF-1.7\n%'), true],
+    ['PDF', bytes('%PDF-1.4'), true],
+    ['pdf', bytes('%PDF'), false],
+    ['pdf', bytes(zip), false],
+    ['pdf', bytes('<html><script>'), false],
+    ['png', bytes(png, [0, 0, 0, 13]), true],
+    ['png', bytes(png.slice(0, 7)), false],
+    ['png', bytes(jpeg), false],
+    ['jpg', bytes(jpeg), true],
+    ['jpeg', bytes([0xff, 0xd8, 0xff, 0xdb]), true],
+    ['jpg', bytes([0xff, 0xd8, 0x00]), false],
+    ['gif', bytes('GIF87a'), true],
+    ['gif', bytes('GIF89a\x01\x00'), true],
+    ['gif', bytes('GIF88a'), false],
+    ['webp', bytes('RIFF', [0x24, 0, 0, 0], 'WEBPVP8 '), true],
+    ['webp', bytes('RIFF', [0x24, 0, 0, 0], 'WAVEfmt '), false],
+    ['zip', bytes(zip), true],
+    ['zip', bytes(emptyZip), true],
+    ['docx', bytes(zip), true],
+    ['xlsx', bytes(zip), true],
+    ['xlsx', bytes(ole), false],
+    ['zip', bytes('PK\x01\x02'), false],
+    ['doc', bytes(ole), true],
+    ['xls', bytes(ole), true],
+    ['doc', bytes(zip), false],
+    ['csv', bytes('name,amount\nAsha,1000\n'), true],
+    ['csv', bytes('\xef\xbb\xbfname,amount\n'), true],
+    ['csv', bytes('MZ\x90\x00\x03'), false],
+    ['csv', bytes(png, [0, 0, 0, 13]), false],
+    ['exe', bytes('MZ\x90\x00'), false],
+    ['', bytes('%PDF-1.4'), false],
+    ['pdf', new Uint8Array(), false],
+  ];
+  it.each(
+    cases.map(
+      ([extension, firstBytes, matches]) =>
+        [extension, hex(firstBytes), matches, firstBytes] as const,
+    ),
+  )('.%s starting [%s] matches: %s', (extension, _hex, matches, firstBytes) => {
+    expect(matchesFileSignature(extension, firstBytes)).toBe(matches);
+  });
+
+  it('reads a NUL only within the first 4 KiB of a CSV', () => {
+    const text = new Uint8Array(fileSignatureBytes('csv') + 1).fill(0x61);
+    expect(matchesFileSignature('csv', text)).toBe(true);
+    text[text.length - 1] = 0;
+    expect(matchesFileSignature('csv', text)).toBe(true);
+    text[text.length - 2] = 0;
+    expect(matchesFileSignature('csv', text)).toBe(false);
+  });
+
+  it('needs no more leading bytes than fileSignatureBytes gives it', () => {
+    expect(fileSignatureBytes('csv')).toBe(4096);
+    for (const extension of ['pdf', 'png', 'jpg', 'gif', 'webp', 'zip', 'doc', 'xlsx']) {
+      expect(fileSignatureBytes(extension)).toBeGreaterThanOrEqual(12);
+      expect(fileSignatureBytes(extension)).toBeLessThanOrEqual(16);
+    }
+  });
+});
+
+describe('isShownInline', () => {
+  it.each([
+    ['a.png', true],
+    ['a.JPG', true],
+    ['a.webp', true],
+    ['a.gif', true],
+    ['a.pdf', true],
+    ['a.docx', false],
+    ['a.xlsx', false],
+    ['a.csv', false],
+    ['a.doc', false],
+    ['a.zip', false],
+    ['a.html', false],
+  ])('%s → %s', (name, inline) => {
+    expect(isShownInline(name)).toBe(inline);
   });
 });

@@ -32,6 +32,68 @@ export function isUploadAllowed(fileName: string): boolean {
   return (uploadExtensions as readonly string[]).includes(fileExtension(fileName));
 }
 
+/** A magic number: bytes from the start of a file, null where any byte will do. */
+type Signature = readonly (number | null)[];
+
+/** Leading bytes of each binary kind (ASVS 5.2.2: contents must match the extension). */
+const signatures: Record<Exclude<UploadExtension, 'csv'>, readonly Signature[]> = {
+  // '%PDF-'
+  pdf: [[0x25, 0x50, 0x44, 0x46, 0x2d]],
+  png: [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],
+  jpg: [[0xff, 0xd8, 0xff]],
+  jpeg: [[0xff, 0xd8, 0xff]],
+  // 'GIF87a', 'GIF89a'
+  gif: [
+    [0x47, 0x49, 0x46, 0x38, 0x37, 0x61],
+    [0x47, 0x49, 0x46, 0x38, 0x39, 0x61],
+  ],
+  // 'RIFF', any four bytes (the size), 'WEBP'
+  webp: [[0x52, 0x49, 0x46, 0x46, null, null, null, null, 0x57, 0x45, 0x42, 0x50]],
+  // 'PK\x03\x04' (a local file header) or 'PK\x05\x06' (an empty archive); docx and xlsx are ZIPs.
+  zip: zipSignatures(),
+  docx: zipSignatures(),
+  xlsx: zipSignatures(),
+  // The OLE compound file header of the old Office formats.
+  doc: [[0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]],
+  xls: [[0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]],
+};
+
+function zipSignatures(): Signature[] {
+  return [
+    [0x50, 0x4b, 0x03, 0x04],
+    [0x50, 0x4b, 0x05, 0x06],
+  ];
+}
+
+/** How much of a CSV is read to decide it is text. */
+const textSampleBytes = 4096;
+
+/**
+ * How many leading bytes `matchesFileSignature` needs for a file of this extension: 16 covers
+ * every binary signature; a CSV has none, so its first 4 KiB are read to check it is text.
+ */
+export function fileSignatureBytes(extension: string): number {
+  return extension.toLowerCase() === 'csv' ? textSampleBytes : 16;
+}
+
+/**
+ * Whether a file's first bytes are what its extension promises (decisions §6; ASVS 5.2.2), so a
+ * script or an executable cannot pass as a receipt: the magic number of each binary kind, and for a
+ * CSV no NUL byte in its first 4 KiB (text, not a binary under a text name). An extension that may
+ * not be uploaded never matches.
+ */
+export function matchesFileSignature(extension: string, firstBytes: Uint8Array): boolean {
+  const kind = extension.toLowerCase();
+  if (kind === 'csv') return !firstBytes.subarray(0, textSampleBytes).includes(0);
+  const candidates = (signatures as Partial<Record<string, readonly Signature[]>>)[kind];
+  if (!candidates) return false;
+  return candidates.some(
+    (signature) =>
+      firstBytes.length >= signature.length &&
+      signature.every((byte, index) => byte === null || firstBytes[index] === byte),
+  );
+}
+
 const longestName = 120;
 
 /**
@@ -72,6 +134,15 @@ export function previewKind(fileName: string): PreviewKind {
   if (['doc', 'docx', 'xls', 'xlsx', 'csv', 'ppt', 'pptx'].includes(extension)) return 'office';
   if (extension === 'zip') return 'zip';
   return 'unsupported';
+}
+
+/**
+ * Whether the browser is to show a stored file itself (the preview dialog's images and PDFs);
+ * every other kind is served as an attachment, so it is saved, never rendered, by the browser.
+ */
+export function isShownInline(fileName: string): boolean {
+  const kind = previewKind(fileName);
+  return kind === 'image' || kind === 'pdf';
 }
 
 /** The content type a stored file is served with. */

@@ -21,6 +21,10 @@ export async function attachRealtime(
   context: AppContext,
 ): Promise<{ close: () => Promise<void>; io: Server; endSessions: SessionEndSink }> {
   const io = new Server(app.server, { path: '/socket.io', serveClient: false });
+  // engine.io answers its polling requests itself, outside Fastify and its security headers.
+  io.engine.on('headers', (headers: Record<string, string>) => {
+    headers['X-Content-Type-Options'] = 'nosniff';
+  });
   let closeRedis = async (): Promise<void> => undefined;
   if (context.config.redisUrl) {
     const publisher = createClient({ url: context.config.redisUrl });

@@ -4,7 +4,7 @@ import { maxUploadBytes } from '@imprest/domain/files.ts';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { files, requests } from '../../db/schema.ts';
-import { postFile, presignPost, uploaded } from '../../../test/factories/files.ts';
+import { genuineFile, postFile, presignPost, uploaded } from '../../../test/factories/files.ts';
 import {
   buildStaffedOrganization,
   type StaffedOrganization,
@@ -98,10 +98,64 @@ describe('POST files/upload (the local store)', () => {
 
   it('never replaces a stored file: the same policy twice is a 409', async () => {
     const post = await presignPost(t.app, org.staff, 'receipt.pdf');
-    expect((await postFile(t.app, post, 'first')).statusCode).toBe(204);
-    const second = await postFile(t.app, post, 'second');
+    expect((await postFile(t.app, post, '%PDF-1.4 first')).statusCode).toBe(204);
+    const second = await postFile(t.app, post, '%PDF-1.4 second');
     expect(second.statusCode).toBe(409);
-    expect(await fs.readFile(storedPath(org.organizationId, post.file_name), 'utf8')).toBe('first');
+    expect(await fs.readFile(storedPath(org.organizationId, post.file_name), 'utf8')).toBe(
+      '%PDF-1.4 first',
+    );
+  });
+
+  it('refuses a .pdf whose bytes are a ZIP archive with 400, storing nothing; a real PDF is kept', async () => {
+    const post = await presignPost(t.app, org.staff, 'invoice.pdf');
+    const zip = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(40, 7)]);
+    const refused = await postFile(t.app, post, zip, 'invoice.pdf');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toBe("The file's contents do not match its .pdf extension.");
+    await expect(fs.stat(storedPath(org.organizationId, post.file_name))).rejects.toThrow();
+    expect(await fileRow(post.file_name)).toMatchObject({ uploaded_at: null, size: null });
+    const incoming = await fs.readdir(path.join(t.context.config.dataDir, 'files', '.incoming'));
+    expect(incoming).toEqual([]);
+
+    const accepted = await postFile(t.app, post, '%PDF-1.7\n%âãÏÓ\n1 0 obj', 'invoice.pdf');
+    expect(accepted.statusCode, accepted.body).toBe(204);
+    expect((await fileRow(post.file_name))?.uploaded_at).toBeInstanceOf(Date);
+  });
+
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+  const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46]);
+  const ole = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]);
+  const zip = Buffer.from('PK\x03\x04\x14\x00\x06\x00', 'latin1');
+  const emptyZip = Buffer.concat([Buffer.from('PK\x05\x06', 'latin1'), Buffer.alloc(18)]);
+  it.each([
+    ['stamp.png', png, 204],
+    ['stamp.png', jpeg, 400],
+    ['photo.JPG', jpeg, 204],
+    ['photo.jpeg', png, 400],
+    ['animation.gif', Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1'), 204],
+    ['animation.gif', Buffer.from('<svg onload=alert(1)>', 'latin1'), 400],
+    ['picture.webp', Buffer.from('RIFF\x24\x00\x00\x00WEBPVP8 ', 'latin1'), 204],
+    ['picture.webp', Buffer.from('RIFF\x24\x00\x00\x00WAVEfmt ', 'latin1'), 400],
+    ['receipts.zip', emptyZip, 204],
+    ['receipts.zip', ole, 400],
+    ['budget.docx', zip, 204],
+    ['budget.xlsx', zip, 204],
+    ['budget.xlsx', ole, 400],
+    ['old.doc', ole, 204],
+    ['old.xls', ole, 204],
+    ['old.doc', zip, 400],
+    ['users.csv', Buffer.from('full name,phone\nAsha,0712\n'), 204],
+    ['users.csv', Buffer.from('MZ\x90\x00\x03\x00', 'latin1'), 400],
+    ['page.pdf', Buffer.from('<html><script>alert(1)</script>'), 400],
+  ])('%s with the bytes %j answers %i', async (fileName, content, status) => {
+    const post = await presignPost(t.app, org.staff, fileName);
+    const response = await postFile(t.app, post, content, fileName);
+    expect(response.statusCode, response.body).toBe(status);
+    const isStored = await fs
+      .stat(storedPath(org.organizationId, post.file_name))
+      .then(() => true)
+      .catch(() => false);
+    expect(isStored).toBe(status === 204);
   });
 
   it('refuses forged, altered and expired policies with 403, storing nothing', async () => {
@@ -202,6 +256,42 @@ describe('GET files/presigned-get-url and the link', () => {
     }
   });
 
+  it.each([
+    ['scan.png', 'image/png', 'inline'],
+    ['photo.jpg', 'image/jpeg', 'inline'],
+    ['quote.pdf', 'application/pdf', 'inline'],
+    [
+      'budget.docx',
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      'attachment',
+    ],
+    [
+      'sheet.xlsx',
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      'attachment',
+    ],
+    ['old.doc', 'application/msword', 'attachment'],
+    ['list.csv', 'text/csv', 'attachment'],
+    ['bundle.zip', 'application/zip', 'attachment'],
+  ])('serves %s as %s, %s, sandboxed and never sniffed', async (fileName, type, disposition) => {
+    const name = await uploaded(t.app, org.staff, fileName);
+    const file = await follow((await linkFor(org.staff, name)).json().url);
+    expect(file.statusCode).toBe(200);
+    expect(file.rawPayload).toEqual(genuineFile(fileName));
+    expect(file.headers['content-type']).toBe(type);
+    expect(file.headers['content-disposition']).toBe(
+      `${disposition}; filename="${fileName}"; filename*=UTF-8''${fileName}`,
+    );
+    expect(file.headers['x-content-type-options']).toBe('nosniff');
+    const policy = String(file.headers['content-security-policy']).split(/;\s*/);
+    expect(policy).toEqual(
+      expect.arrayContaining(['sandbox', "default-src 'none'", "frame-ancestors 'self'"]),
+    );
+    expect(policy.some((directive) => directive.startsWith('script-src'))).toBe(false);
+    // The preview dialog frames a PDF from the app's own pages; no other site may.
+    expect(file.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+
   it('answers 404 for an unknown name and 400 for text that is no stored name', async () => {
     expect((await linkFor(org.staff, 'Zz9Zz9Znothing.pdf')).statusCode).toBe(404);
     expect((await linkFor(org.staff, '../etc/passwd')).statusCode).toBe(400);
@@ -252,6 +342,24 @@ describe('files a request holds', () => {
     expect(await requestCount()).toBe(before);
   });
 
+  it('refuses a stored file whose bytes do not match its extension, naming it, and creates nothing', async () => {
+    const name = await uploaded(t.app, org.staff, 'swapped.pdf');
+    // As with S3, where the server never sees the upload, or a file stored before the check.
+    await fs.writeFile(storedPath(org.organizationId, name), 'MZ\x90\x00 an executable', 'latin1');
+    const before = await requestCount();
+    const response = await submit(
+      t.app,
+      org.staff,
+      requestBody(org.budget.code, { file_paths: [name] }),
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      error: 'The contents of swapped.pdf do not match its .pdf extension.',
+      details: [{ path: 'file_paths', message: `Contents do not match the extension: ${name}` }],
+    });
+    expect(await requestCount()).toBe(before);
+  });
+
   it('keeps one copy of a name given twice', async () => {
     const name = await uploaded(t.app, org.staff, 'twice.pdf');
     const request = await submitted(
@@ -275,7 +383,7 @@ describe('files a request holds', () => {
       status: 'request_edit',
     });
     expect(answer.statusCode).toBe(200);
-    const added = await uploaded(t.app, org.staff, 'added.png', 'png bytes');
+    const added = await uploaded(t.app, org.staff, 'added.png');
     const someoneElses = await uploaded(t.app, org.otherStaff, 'not-mine.pdf');
     const resubmit = (filePaths: string[]) =>
       t.app.inject({

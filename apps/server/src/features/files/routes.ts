@@ -10,7 +10,15 @@ import {
   presignedPostQuery,
   presignedPostResponse,
 } from '@imprest/domain/api/files.ts';
-import { contentTypeOf, isStoredFileName, maxUploadBytes } from '@imprest/domain/files.ts';
+import {
+  contentTypeOf,
+  fileExtension,
+  fileSignatureBytes,
+  isShownInline,
+  isStoredFileName,
+  matchesFileSignature,
+  maxUploadBytes,
+} from '@imprest/domain/files.ts';
 import { displayFileName } from '@imprest/domain/requests.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -18,10 +26,11 @@ import type { AppContext } from '../../context.ts';
 import { contentDisposition } from '../../lib/attachment.ts';
 import { actorOf } from '../../lib/authenticate.ts';
 import { errorResponses } from '../../lib/error-responses.ts';
+import { perUser, rateLimits } from '../../lib/rate-limit.ts';
 import { AppError } from '../../lib/errors.ts';
 import { markUploaded } from './queries.ts';
-import { filesOf, presignDownload, presignUpload } from './service.ts';
-import { localObjectPath, localPath, localUploadPath } from './store.ts';
+import { filesOf, presignDownload, presignUpload, signatureMismatch } from './service.ts';
+import { localObjectPath, localPath, localUploadPath, readHead } from './store.ts';
 
 const security = [{ bearer: [] }];
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -33,6 +42,21 @@ function splitKey(key: string): { organizationId: string; name: string } | null 
   if (!uuidPattern.test(organizationId) || !isStoredFileName(name)) return null;
   return { organizationId, name };
 }
+
+/**
+ * The policy a stored file is served under (ASVS 5.2, 3.4): an uploaded file opened on its own is
+ * a sandboxed document of an opaque origin that may run nothing and load nothing but itself, so
+ * even a file that slipped past the checks cannot script the app's origin. Images and PDFs still
+ * render in the browser's own viewer (which styles its image document inline), and the app's own
+ * pages may frame a PDF for the preview dialog, no one else.
+ */
+const storedFilePolicy = [
+  'sandbox',
+  "default-src 'none'",
+  "img-src 'self'",
+  "style-src 'unsafe-inline'",
+  "frame-ancestors 'self'",
+].join('; ');
 
 const objectQuery = z.object({
   key: z.string().max(400),
@@ -52,12 +76,14 @@ export function fileRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/files/presigned-post-url',
       {
+        // Each policy reserves a stored name and up to 20 MB (docs/decisions/0012).
+        config: { rateLimit: perUser(rateLimits.uploadSlotsPerUser) },
         schema: {
           tags,
           summary: 'Where to upload one file: a multipart POST of `fields`, then `file`, last',
           security,
           querystring: presignedPostQuery,
-          response: { 200: presignedPostResponse, ...errorResponses(400, 401) },
+          response: { 200: presignedPostResponse, ...errorResponses(400, 401, 429) },
         },
       },
       async (request) =>
@@ -131,6 +157,11 @@ export function fileRoutes(context: AppContext): FastifyPluginAsyncZod {
             }
             const { size } = await fs.stat(temporary);
             if (size === 0) throw new AppError('bad_request', 'The file is empty.');
+            // ASVS 5.2.2: the contents must be what the extension says before the file is kept.
+            const extension = fileExtension(key.name);
+            const head = await readHead(temporary, fileSignatureBytes(extension));
+            if (!head || !matchesFileSignature(extension, head))
+              throw new AppError('bad_request', signatureMismatch(key.name));
             const target = localPath(root, policy.key);
             await fs.mkdir(path.dirname(target), { recursive: true });
             // link() never replaces: a stored file, perhaps a receipt already attached, stays as it was.
@@ -160,7 +191,11 @@ export function fileRoutes(context: AppContext): FastifyPluginAsyncZod {
           querystring: objectQuery,
           produces: ['application/octet-stream'],
           response: {
-            200: z.unknown().describe('The file, inline, under its display name'),
+            200: z
+              .unknown()
+              .describe(
+                'The file under its display name: inline for images and PDFs, else an attachment',
+              ),
             ...errorResponses(400, 403, 404),
           },
         },
@@ -175,11 +210,17 @@ export function fileRoutes(context: AppContext): FastifyPluginAsyncZod {
         const file = localPath(root, key);
         const stat = await fs.stat(file).catch(() => null);
         if (!stat?.isFile()) throw new AppError('not_found', 'File not found!');
+        const disposition = isShownInline(parts.name) ? 'inline' : 'attachment';
         return reply
           .header('content-type', contentTypeOf(parts.name))
           .header('content-length', stat.size)
-          .header('content-disposition', contentDisposition('inline', displayFileName(parts.name)))
+          .header(
+            'content-disposition',
+            contentDisposition(disposition, displayFileName(parts.name)),
+          )
           .header('x-content-type-options', 'nosniff')
+          .header('content-security-policy', storedFilePolicy)
+          .header('x-frame-options', 'SAMEORIGIN')
           .header('cache-control', 'private, max-age=300')
           .send(createReadStream(file));
       },

@@ -3,6 +3,10 @@ import { fileNamePrefixLength } from '@imprest/domain/constants.ts';
 import {
   contentTypeOf,
   downloadLinkSeconds,
+  fileExtension,
+  fileSignatureBytes,
+  isShownInline,
+  matchesFileSignature,
   maxUploadBytes,
   sanitizeFileName,
   uploadPolicySeconds,
@@ -96,14 +100,24 @@ export async function presignDownload(
     expiresSeconds: downloadLinkSeconds,
     fileName: displayFileName(file.name),
     contentType: contentTypeOf(file.name),
+    disposition: isShownInline(file.name) ? 'inline' : 'attachment',
   });
   return { url };
 }
 
+/** The refusal of a file whose first bytes are not what its extension promises; named or not. */
+export function signatureMismatch(storedName: string, isNamed = false): string {
+  const subject = isNamed
+    ? `The contents of ${displayFileName(storedName)}`
+    : "The file's contents";
+  return `${subject} do not match its .${fileExtension(storedName)} extension.`;
+}
+
 /**
  * Checks the files a request or retirement is about to hold: each was uploaded by the caller and
- * is in the store, or is already held by `carried` (the version being resubmitted). A bad name is
- * a 400 naming it, before anything changes.
+ * is in the store with contents that match its extension (read from its first bytes only: with S3
+ * the server never sees the upload itself), or is already held by `carried` (the version being
+ * resubmitted). A bad name is a 400 naming it, before anything changes.
  */
 export async function checkAttachments(
   context: AppContext,
@@ -118,13 +132,21 @@ export async function checkAttachments(
   const { store } = filesOf(context);
   for (const name of fresh) {
     const row = byName.get(name);
-    const stored =
-      row?.uploaded_by === options.actor.id &&
-      (row.uploaded_at !== null ||
-        (await store.exists(fileKey(options.actor.organization_id, name))));
-    if (!stored) {
+    const head =
+      row?.uploaded_by === options.actor.id
+        ? await store.head(
+            fileKey(options.actor.organization_id, name),
+            fileSignatureBytes(fileExtension(name)),
+          )
+        : null;
+    if (!head) {
       throw new AppError('bad_request', `The file ${displayFileName(name)} was not uploaded.`, {
         details: [{ path: 'file_paths', message: `Unknown file: ${name}` }],
+      });
+    }
+    if (!matchesFileSignature(fileExtension(name), head)) {
+      throw new AppError('bad_request', signatureMismatch(name, true), {
+        details: [{ path: 'file_paths', message: `Contents do not match the extension: ${name}` }],
       });
     }
   }

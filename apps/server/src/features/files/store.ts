@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { HeadObjectCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../../config.ts';
@@ -17,13 +17,24 @@ export type FileStore = {
     key: string,
     options: { maxBytes: number; expiresSeconds: number },
   ): Promise<{ url: string; fields: Record<string, string> }>;
-  /** A link that reads `key` until it expires, shown inline under `fileName`. */
+  /**
+   * A link that reads `key` until it expires, served as `contentType` under `fileName`, either
+   * shown by the browser (`inline`) or saved (`attachment`).
+   */
   presignGet(
     key: string,
-    options: { expiresSeconds: number; fileName: string; contentType: string },
+    options: {
+      expiresSeconds: number;
+      fileName: string;
+      contentType: string;
+      disposition: 'inline' | 'attachment';
+    },
   ): Promise<string>;
-  /** Whether an object was stored under `key`. */
-  exists(key: string): Promise<boolean>;
+  /**
+   * The first `length` bytes of the object stored under `key` (fewer when it is shorter), or null
+   * when nothing is stored there: enough to check its signature without reading it all.
+   */
+  head(key: string, length: number): Promise<Uint8Array | null>;
 };
 
 /** An organisation's stored file name as a store key. */
@@ -109,13 +120,30 @@ function createLocalStore(root: string, signer: LocalSigner): FileStore {
       });
       return `${localObjectPath}?${query.toString()}`;
     },
-    async exists(key) {
-      return fs
-        .stat(localPath(root, key))
-        .then((stat) => stat.isFile())
-        .catch(() => false);
+    async head(key, length) {
+      return readHead(localPath(root, key), length);
     },
   };
+}
+
+/** The first `length` bytes of a file (fewer when it is shorter), or null when there is none. */
+export async function readHead(file: string, length: number): Promise<Uint8Array | null> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(file, 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null;
+    throw error;
+  }
+  try {
+    if (!(await handle.stat()).isFile()) return null;
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, 0);
+    return new Uint8Array(buffer.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -143,26 +171,37 @@ function createS3Store(s3: NonNullable<Config['s3']>): FileStore {
         Expires: expiresSeconds,
       });
     },
-    async presignGet(key, { expiresSeconds, fileName, contentType }) {
+    async presignGet(key, { expiresSeconds, fileName, contentType, disposition }) {
+      // S3 answers with the type and disposition the link names, whatever the uploader declared,
+      // so a file not previewed is saved rather than rendered. A presigned link cannot make S3 add
+      // a Content-Security-Policy or nosniff header: put those on the bucket's responses (e.g. a
+      // CDN response-headers policy) where a deployment needs them; the local store sends both.
       return getSignedUrl(
         client,
         new GetObjectCommand({
           Bucket: s3.bucket,
           Key: key,
           ResponseContentType: contentType,
-          ResponseContentDisposition: contentDisposition('inline', fileName),
+          ResponseContentDisposition: contentDisposition(disposition, fileName),
         }),
         { expiresIn: expiresSeconds },
       );
     },
-    async exists(key) {
+    async head(key, length) {
       try {
-        await client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key }));
-        return true;
+        // A ranged GET: only the bytes a signature check needs cross the network.
+        const response = await client.send(
+          new GetObjectCommand({ Bucket: s3.bucket, Key: key, Range: `bytes=0-${length - 1}` }),
+        );
+        if (!response.Body) return new Uint8Array();
+        const bytes = await response.Body.transformToByteArray();
+        return bytes.subarray(0, length);
       } catch (error) {
         const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata
           ?.httpStatusCode;
-        if (status === 404 || status === 403) return false;
+        if (status === 404 || status === 403) return null;
+        // An empty object has no byte 0: there is a file, and it matches no signature.
+        if (status === 416) return new Uint8Array();
         throw error;
       }
     },

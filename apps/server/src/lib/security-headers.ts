@@ -1,0 +1,84 @@
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+
+/**
+ * The origins the browser reaches S3 at, for the file previews (images, the PDF frame) and the
+ * presigned POST uploads: the bucket's virtual host, or the endpoint itself when paths name the
+ * bucket. None without S3: the local store is this origin.
+ */
+export function s3Origins(s3: Config['s3']): string[] {
+  if (!s3) return [];
+  if (!s3.endpoint) return [`https://${s3.bucket}.s3.${s3.region}.amazonaws.com`];
+  const endpoint = new URL(s3.endpoint);
+  if (s3.forcePathStyle) return [endpoint.origin];
+  return [`${endpoint.protocol}//${s3.bucket}.${endpoint.host}`];
+}
+
+/**
+ * The web socket origin of the app's own address (socket.io at /socket.io). CSP level 3 lets
+ * 'self' match ws:/wss: of this host already; the explicit origin keeps older browsers on web
+ * sockets instead of long polling, without allowing every host as bare `ws:`/`wss:` would.
+ */
+function socketOrigin(appUrl: string): string {
+  const url = new URL(appUrl);
+  return `${url.protocol === 'https:' ? 'wss:' : 'ws:'}//${url.host}`;
+}
+
+/** The Content-Security-Policy directives of every page and response of the app. */
+export function contentSecurityDirectives(config: Config): Record<string, string[]> {
+  const s3 = s3Origins(config.s3);
+  const isHttps = config.appUrl.startsWith('https://');
+  return {
+    'default-src': ["'self'"],
+    // No inline script anywhere: the built index.html loads only module files (ASVS 3.4.3).
+    'script-src': ["'self'"],
+    'script-src-attr': ["'none'"],
+    // antd (CSS-in-JS) inserts <style> elements at run time and antd and recharts set style
+    // attributes; a nonce cannot reach them from a static index.html. Styles cannot run code.
+    'style-src': ["'self'", "'unsafe-inline'"],
+    // data: for images antd draws itself (upload thumbnails). The image preview is an <img> of
+    // its presigned link: the local store (this origin) or S3.
+    'img-src': ["'self'", 'data:', ...s3],
+    'font-src': ["'self'"],
+    // The API, socket.io, and the presigned POSTs of uploads straight to S3.
+    'connect-src': ["'self'", socketOrigin(config.appUrl), ...s3],
+    // The PDF preview is a frame of its presigned link: the local store or S3.
+    'frame-src': ["'self'", ...s3],
+    // The Workbox service worker at /sw.js; nothing starts a worker from a blob: URL.
+    'worker-src': ["'self'"],
+    'manifest-src': ["'self'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+    ...(isHttps ? { 'upgrade-insecure-requests': [] } : {}),
+  };
+}
+
+/**
+ * Security headers on every response that Fastify sends, pages, API answers, errors, 404s, static
+ * files and stored files alike (ASVS 3.4): helmet's onRequest hook sets them on the reply before
+ * any handler runs, so an error handler's answer carries them too. A route may replace one (the
+ * local store's files carry a sandbox policy of their own).
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+  const isHttps = config.appUrl.startsWith('https://');
+  await app.register(fastifyHelmet, {
+    global: true,
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityDirectives(config) },
+    // Cross-origin isolation would need every S3 image and PDF to send CORP/CORS headers.
+    crossOriginEmbedderPolicy: false,
+    crossOriginOpenerPolicy: { policy: 'same-origin' },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    // Reset and invitation links carry their token in the query (?token=): no page of the app
+    // sends its address to anyone, not even a shortened one (ASVS 3.4.5).
+    referrerPolicy: { policy: 'no-referrer' },
+    // Only behind HTTPS: over plain HTTP (local use, the demo) the header would be ignored, and a
+    // browser that kept it would lock a development host out of HTTP.
+    strictTransportSecurity: isHttps
+      ? { maxAge: 31_536_000, includeSubDomains: true, preload: false }
+      : false,
+    xFrameOptions: { action: 'deny' },
+  });
+}
