@@ -16,6 +16,11 @@ const vendorGroups = [
     // src/lib/zod-config.ts rides with zod: it must run before any chunk that builds a schema.
     test: /node_modules[\\/](zod|@tanstack|socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io|dayjs|workbox-window)[\\/]|src[\\/]lib[\\/]zod-config\.ts$/,
   },
+  // The file previewers' libraries (issue 12), each a chunk of its own that only a previewer
+  // imports, so e2e/tests/bundle.spec.ts can tell from the manifest that the first page lacks them.
+  { name: 'pdfjs', test: /node_modules[\\/]pdfjs-dist[\\/]/ },
+  { name: 'dompurify', test: /node_modules[\\/]dompurify[\\/]/ },
+  { name: 'papaparse', test: /node_modules[\\/]papaparse[\\/]/ },
 ];
 
 export default defineConfig({
@@ -66,9 +71,13 @@ export default defineConfig({
       '/socket.io': { target: apiTarget, changeOrigin: true, ws: true },
     },
   },
+  // The previewers' workers (new Worker(new URL(…), { type: 'module' })) are ES modules too.
+  worker: { format: 'es' },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: the chunk graph e2e/tests/bundle.spec.ts checks.
+    manifest: true,
     rolldownOptions: {
       output: { codeSplitting: { groups: vendorGroups } },
     },

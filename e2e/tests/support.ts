@@ -146,3 +146,49 @@ export async function expectOnLastPage(
     )
     .toBeGreaterThan(0);
 }
+
+/**
+ * Collects every Content-Security-Policy refusal of the page and its frames, as text: the
+ * `securitypolicyviolation` events (reported through the console) and the console's own lines.
+ */
+export async function watchViolations(page: Page): Promise<string[]> {
+  const violations: string[] = [];
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(
+        `csp-violation ${event.violatedDirective} ${event.blockedURI} at ${event.sourceFile}:${event.lineNumber} in ${document.location.href}`,
+      );
+    });
+  });
+  page.on('console', (message) => {
+    const text = message.text();
+    if (/Content Security Policy|Refused to|csp-violation/i.test(text)) violations.push(text);
+  });
+  page.on('pageerror', (error) => {
+    if (/Content Security Policy/i.test(error.message)) violations.push(error.message);
+  });
+  return violations;
+}
+
+/** Waits for the dialog's opening animation (finite ones only: spinners turn forever). */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' ||
+          animation.effect?.getComputedTiming().endTime === Infinity,
+      ),
+  );
+}
+
+/** Opens an attachment of the request view by its display name; returns the preview dialog. */
+export async function openAttachment(page: Page, name: string): Promise<Locator> {
+  await page.getByTestId('attachment-list').getByRole('button', { name, exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('file-preview-loading')).toHaveCount(0, { timeout: 20_000 });
+  await settle(page);
+  return dialog;
+}

@@ -122,7 +122,8 @@ describe('every response', () => {
   it('lets the page reach its own socket.io and nothing that runs inline', async () => {
     const directives = directivesOf(await plain.app.inject({ method: 'GET', url: '/' }));
     expect(directives.get('connect-src')).toEqual(["'self'", 'ws://localhost:3000']);
-    expect(directives.get('worker-src')).toEqual(["'self'"]);
+    // blob: workers and images only for the file previewers (docs/decisions/0015).
+    expect(directives.get('worker-src')).toEqual(["'self'", 'blob:']);
     expect(directives.get('script-src-attr')).toEqual(["'none'"]);
     expect(directives.get('frame-src')).toEqual(["'self'"]);
     expect(directives.has('upgrade-insecure-requests')).toBe(false);
@@ -197,7 +198,7 @@ describe('the S3 origins the policy allows', () => {
 
   it('allows no other origin with the local store', () => {
     const directives = contentSecurityDirectives(readConfig(jwt));
-    expect(directives['img-src']).toEqual(["'self'", 'data:']);
+    expect(directives['img-src']).toEqual(["'self'", 'data:', 'blob:']);
     expect(directives['frame-src']).toEqual(["'self'"]);
   });
 });

@@ -37,16 +37,19 @@ export function contentSecurityDirectives(config: Config): Record<string, string
     // antd (CSS-in-JS) inserts <style> elements at run time and antd and recharts set style
     // attributes; a nonce cannot reach them from a static index.html. Styles cannot run code.
     'style-src': ["'self'", "'unsafe-inline'"],
-    // data: for images antd draws itself (upload thumbnails). The image preview is an <img> of
-    // its presigned link: the local store (this origin) or S3.
-    'img-src': ["'self'", 'data:', ...s3],
+    // data: for images antd draws itself (upload thumbnails) and a Word document's own pictures.
+    // The image preview is an <img> of its presigned link: the local store (this origin) or S3;
+    // blob: for an image opened from inside a ZIP archive, made in the page from its bytes.
+    'img-src': ["'self'", 'data:', 'blob:', ...s3],
     'font-src': ["'self'"],
     // The API, socket.io, and the presigned POSTs of uploads straight to S3.
     'connect-src': ["'self'", socketOrigin(config.appUrl), ...s3],
     // The PDF preview is a frame of its presigned link: the local store or S3.
     'frame-src': ["'self'", ...s3],
-    // The Workbox service worker at /sw.js; nothing starts a worker from a blob: URL.
-    'worker-src': ["'self'"],
+    // The Workbox service worker at /sw.js and the previewers' workers (pdf.js, the Word,
+    // spreadsheet and ZIP readers), all files of this origin; blob: for the inflate workers the
+    // spreadsheet reader (fflate) starts for a large sheet. A worker's own script-src stays 'self'.
+    'worker-src': ["'self'", 'blob:'],
     'manifest-src': ["'self'"],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],

@@ -1,0 +1,141 @@
+import { previewColumnLimit, previewRowLimit } from '@imprest/domain/files.ts';
+import { Alert, Tabs } from 'antd';
+import { useEffect, useState } from 'react';
+import { FailedToLoad, PreviewLoading, PreviewMessage } from './preview-parts.tsx';
+import { runWorker } from './run-worker.ts';
+import type { SheetResult, SheetTable } from './sheet.worker.ts';
+
+const count = new Intl.NumberFormat('en-GB');
+
+/** 0 → A, 25 → Z, 26 → AA: the spreadsheet's own column names. */
+function columnName(index: number): string {
+  let name = '';
+  for (let rest = index + 1; rest > 0; rest = Math.floor((rest - 1) / 26)) {
+    name = String.fromCharCode(65 + ((rest - 1) % 26)) + name;
+  }
+  return name;
+}
+
+type SheetState =
+  | { status: 'loading' }
+  | { status: 'ready'; sheets: SheetTable[] }
+  | { status: 'empty' }
+  | { status: 'refused'; message: string }
+  | { status: 'failed' };
+
+type SheetPreviewProps = { fileName: string; bytes: Uint8Array };
+
+/**
+ * A spreadsheet (.xlsx) or CSV read in a worker and shown as a table, one sheet at a time, cut at
+ * 1,000 rows and 100 columns with the real size said (issue 12).
+ */
+export function SheetPreview({ fileName, bytes }: SheetPreviewProps) {
+  const [state, setState] = useState<SheetState>({ status: 'loading' });
+  const [sheetIndex, setSheetIndex] = useState(0);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    runWorker<SheetResult>(
+      () => new Worker(new URL('./sheet.worker.ts', import.meta.url), { type: 'module' }),
+      { bytes, fileName },
+      { signal: controller.signal },
+    ).then(
+      (answer) => {
+        if (answer.ok) setState({ status: 'ready', sheets: answer.result.sheets });
+        else if (answer.reason === 'failed') setState({ status: 'failed' });
+        else if (answer.reason === 'empty') setState({ status: 'empty' });
+        else setState({ status: 'refused', message: answer.message });
+      },
+      () => {
+        if (!controller.signal.aborted) setState({ status: 'failed' });
+      },
+    );
+    return () => controller.abort();
+  }, [bytes, fileName]);
+
+  switch (state.status) {
+    case 'loading':
+      return <PreviewLoading text="Reading the spreadsheet…" />;
+    case 'failed':
+      return <FailedToLoad />;
+    case 'empty':
+      return <PreviewMessage status="info" text="This spreadsheet is empty." />;
+    case 'refused':
+      return (
+        <PreviewMessage
+          status="warning"
+          text="This spreadsheet is not opened here."
+          detail={state.message}
+        />
+      );
+    case 'ready': {
+      const sheets = state.sheets;
+      if (sheets.length === 0) {
+        return <PreviewMessage status="info" text="This spreadsheet is empty." />;
+      }
+      const sheet = sheets[Math.min(sheetIndex, sheets.length - 1)] ?? sheets[0];
+      return (
+        <div className="preview-frame" data-testid="sheet-preview">
+          {sheets.length > 1 ? (
+            <Tabs
+              size="small"
+              activeKey={String(sheetIndex)}
+              onChange={(key) => setSheetIndex(Number(key))}
+              items={sheets.map((item, index) => ({ key: String(index), label: item.name }))}
+            />
+          ) : null}
+          {sheet ? <SheetView sheet={sheet} /> : null}
+        </div>
+      );
+    }
+  }
+}
+
+function SheetView({ sheet }: { sheet: SheetTable }) {
+  if (sheet.totalRows === 0) {
+    return <PreviewMessage status="info" text="This sheet is empty." />;
+  }
+  const columns = Math.min(sheet.totalColumns, previewColumnLimit);
+  const isCut = sheet.totalRows > previewRowLimit || sheet.totalColumns > previewColumnLimit;
+  return (
+    <>
+      {isCut ? (
+        <Alert
+          type="info"
+          showIcon
+          className="preview-sheet-note"
+          data-testid="sheet-limit"
+          title={
+            sheet.totalRows > previewRowLimit
+              ? `Showing the first ${count.format(previewRowLimit)} of ${count.format(sheet.totalRows)} rows. Download the file to see them all.`
+              : `Showing the first ${previewColumnLimit} of ${count.format(sheet.totalColumns)} columns. Download the file to see them all.`
+          }
+        />
+      ) : null}
+      <div className="preview-stage preview-sheet" tabIndex={0}>
+        <table className="preview-sheet-table">
+          <thead>
+            <tr>
+              <th className="preview-sheet-corner" />
+              {Array.from({ length: columns }, (_, index) => (
+                <th key={index} scope="col">
+                  {columnName(index)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {sheet.rows.map((row, rowIndex) => (
+              <tr key={rowIndex}>
+                <th scope="row">{rowIndex + 1}</th>
+                {Array.from({ length: columns }, (_, index) => (
+                  <td key={index}>{row[index] ?? ''}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
