@@ -1,12 +1,7 @@
-import {
-  RotateLeftOutlined,
-  RotateRightOutlined,
-  ZoomInOutlined,
-  ZoomOutOutlined,
-} from '@ant-design/icons';
-import { Button, Flex, Tooltip, Typography } from 'antd';
+import { RotateLeftOutlined, RotateRightOutlined } from '@ant-design/icons';
+import { Button, Flex, Tooltip } from 'antd';
 import { useLayoutEffect, useRef, useState } from 'react';
-import { FailedToLoad, PreviewLoading } from './preview-parts.tsx';
+import { FailedToLoad, PreviewLoading, ZoomControls } from './preview-parts.tsx';
 import { useElementWidth } from './use-element-width.ts';
 
 const zoomSteps = [0.5, 0.75, 1, 1.5, 2, 3, 4];
@@ -52,25 +47,12 @@ export function ImagePreview({ src, fileName }: ImagePreviewProps) {
   return (
     <div className="preview-frame">
       <Flex className="preview-toolbar" gap={4} align="center" wrap>
-        <Tooltip title="Zoom out">
-          <Button
-            icon={<ZoomOutOutlined />}
-            aria-label="Zoom out"
-            disabled={zoomIndex === 0}
-            onClick={() => setZoomIndex((index) => Math.max(0, index - 1))}
-          />
-        </Tooltip>
-        <Typography.Text className="preview-toolbar-value" data-testid="image-zoom">
-          {Math.round(zoom * 100)}%
-        </Typography.Text>
-        <Tooltip title="Zoom in">
-          <Button
-            icon={<ZoomInOutlined />}
-            aria-label="Zoom in"
-            disabled={zoomIndex === zoomSteps.length - 1}
-            onClick={() => setZoomIndex((index) => Math.min(zoomSteps.length - 1, index + 1))}
-          />
-        </Tooltip>
+        <ZoomControls
+          steps={zoomSteps}
+          index={zoomIndex}
+          onChange={setZoomIndex}
+          testId="image-zoom"
+        />
         <Tooltip title="Rotate left">
           <Button
             icon={<RotateLeftOutlined />}

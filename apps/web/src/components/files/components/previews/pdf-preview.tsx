@@ -1,4 +1,4 @@
-import { LeftOutlined, RightOutlined, ZoomInOutlined, ZoomOutOutlined } from '@ant-design/icons';
+import { LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { Button, Flex, Tooltip, Typography } from 'antd';
 import {
   getDocument,
@@ -9,7 +9,7 @@ import {
 // pdf.js parses in a worker of its own, served from our origin like any asset (worker-src 'self').
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { useEffect, useRef, useState } from 'react';
-import { FailedToLoad, PreviewLoading, PreviewMessage } from './preview-parts.tsx';
+import { FailedToLoad, PreviewLoading, PreviewMessage, ZoomControls } from './preview-parts.tsx';
 import { workerTimeoutMs } from './run-worker.ts';
 import { useElementWidth } from './use-element-width.ts';
 
@@ -163,25 +163,7 @@ function PdfPages({ document, fileName }: { document: PDFDocumentProxy; fileName
           />
         </Tooltip>
         <span className="preview-toolbar-gap" />
-        <Tooltip title="Zoom out">
-          <Button
-            icon={<ZoomOutOutlined />}
-            aria-label="Zoom out"
-            disabled={zoomIndex === 0}
-            onClick={() => setZoomIndex((index) => Math.max(0, index - 1))}
-          />
-        </Tooltip>
-        <Typography.Text className="preview-toolbar-value">
-          {Math.round(zoom * 100)}%
-        </Typography.Text>
-        <Tooltip title="Zoom in">
-          <Button
-            icon={<ZoomInOutlined />}
-            aria-label="Zoom in"
-            disabled={zoomIndex === zoomSteps.length - 1}
-            onClick={() => setZoomIndex((index) => Math.min(zoomSteps.length - 1, index + 1))}
-          />
-        </Tooltip>
+        <ZoomControls steps={zoomSteps} index={zoomIndex} onChange={setZoomIndex} />
       </Flex>
       <div ref={stage} className="preview-stage preview-pdf-stage">
         <canvas

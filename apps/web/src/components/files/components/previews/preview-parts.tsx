@@ -1,6 +1,6 @@
-import { DownloadOutlined } from '@ant-design/icons';
+import { DownloadOutlined, ZoomInOutlined, ZoomOutOutlined } from '@ant-design/icons';
 import { messages } from '@imprest/domain/messages.ts';
-import { Button, Flex, Progress, Result, Spin, Typography } from 'antd';
+import { Button, Flex, Progress, Result, Spin, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
 
 type PreviewMessageProps = {
@@ -99,5 +99,40 @@ export function DownloadButton({
     >
       {label}
     </Button>
+  );
+}
+
+type ZoomControlsProps = {
+  /** The zoom factors offered, smallest first. */
+  steps: readonly number[];
+  index: number;
+  onChange: (index: number) => void;
+  testId?: string;
+};
+
+/** Zoom out, the zoom in percent, zoom in: the toolbar part images and PDFs share. */
+export function ZoomControls({ steps, index, onChange, testId }: ZoomControlsProps) {
+  return (
+    <>
+      <Tooltip title="Zoom out">
+        <Button
+          icon={<ZoomOutOutlined />}
+          aria-label="Zoom out"
+          disabled={index === 0}
+          onClick={() => onChange(Math.max(0, index - 1))}
+        />
+      </Tooltip>
+      <Typography.Text className="preview-toolbar-value" data-testid={testId}>
+        {Math.round((steps[index] ?? 1) * 100)}%
+      </Typography.Text>
+      <Tooltip title="Zoom in">
+        <Button
+          icon={<ZoomInOutlined />}
+          aria-label="Zoom in"
+          disabled={index === steps.length - 1}
+          onClick={() => onChange(Math.min(steps.length - 1, index + 1))}
+        />
+      </Tooltip>
+    </>
   );
 }

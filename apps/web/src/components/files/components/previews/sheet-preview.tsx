@@ -1,8 +1,8 @@
 import { previewColumnLimit, previewRowLimit } from '@imprest/domain/files.ts';
 import { Alert, Tabs } from 'antd';
-import { useEffect, useState } from 'react';
-import { FailedToLoad, PreviewLoading, PreviewMessage } from './preview-parts.tsx';
-import { runWorker } from './run-worker.ts';
+import { useState } from 'react';
+import { PreviewMessage } from './preview-parts.tsx';
+import { useWorkerResult, workerStateMessage } from './use-worker-result.tsx';
 import type { SheetResult, SheetTable } from './sheet.worker.ts';
 
 const count = new Intl.NumberFormat('en-GB');
@@ -16,13 +16,6 @@ function columnName(index: number): string {
   return name;
 }
 
-type SheetState =
-  | { status: 'loading' }
-  | { status: 'ready'; sheets: SheetTable[] }
-  | { status: 'empty' }
-  | { status: 'refused'; message: string }
-  | { status: 'failed' };
-
 type SheetPreviewProps = { fileName: string; bytes: Uint8Array };
 
 /**
@@ -30,46 +23,16 @@ type SheetPreviewProps = { fileName: string; bytes: Uint8Array };
  * 1,000 rows and 100 columns with the real size said (issue 12).
  */
 export function SheetPreview({ fileName, bytes }: SheetPreviewProps) {
-  const [state, setState] = useState<SheetState>({ status: 'loading' });
+  const state = useWorkerResult<SheetResult>(
+    () => new Worker(new URL('./sheet.worker.ts', import.meta.url), { type: 'module' }),
+    { bytes, fileName },
+    bytes,
+  );
   const [sheetIndex, setSheetIndex] = useState(0);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    runWorker<SheetResult>(
-      () => new Worker(new URL('./sheet.worker.ts', import.meta.url), { type: 'module' }),
-      { bytes, fileName },
-      { signal: controller.signal },
-    ).then(
-      (answer) => {
-        if (answer.ok) setState({ status: 'ready', sheets: answer.result.sheets });
-        else if (answer.reason === 'failed') setState({ status: 'failed' });
-        else if (answer.reason === 'empty') setState({ status: 'empty' });
-        else setState({ status: 'refused', message: answer.message });
-      },
-      () => {
-        if (!controller.signal.aborted) setState({ status: 'failed' });
-      },
-    );
-    return () => controller.abort();
-  }, [bytes, fileName]);
-
   switch (state.status) {
-    case 'loading':
-      return <PreviewLoading text="Reading the spreadsheet…" />;
-    case 'failed':
-      return <FailedToLoad />;
-    case 'empty':
-      return <PreviewMessage status="info" text="This spreadsheet is empty." />;
-    case 'refused':
-      return (
-        <PreviewMessage
-          status="warning"
-          text="This spreadsheet is not opened here."
-          detail={state.message}
-        />
-      );
     case 'ready': {
-      const sheets = state.sheets;
+      const sheets = state.result.sheets;
       if (sheets.length === 0) {
         return <PreviewMessage status="info" text="This spreadsheet is empty." />;
       }
@@ -88,6 +51,8 @@ export function SheetPreview({ fileName, bytes }: SheetPreviewProps) {
         </div>
       );
     }
+    default:
+      return workerStateMessage(state, 'spreadsheet');
   }
 }
 

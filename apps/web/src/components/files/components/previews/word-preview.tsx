@@ -1,7 +1,7 @@
 import DOMPurify from 'dompurify';
-import { useEffect, useState } from 'react';
-import { FailedToLoad, PreviewLoading, PreviewMessage } from './preview-parts.tsx';
-import { runWorker, type WorkerAnswer } from './run-worker.ts';
+import { useMemo } from 'react';
+import { PreviewMessage } from './preview-parts.tsx';
+import { useWorkerResult, workerStateMessage } from './use-worker-result.tsx';
 import type { WordResult } from './word.worker.ts';
 
 /** Images a document may show: its own, embedded as data: addresses. Nothing is fetched. */
@@ -40,62 +40,26 @@ function sanitize(html: string): string {
   });
 }
 
-type WordState =
-  | { status: 'loading' }
-  | { status: 'ready'; html: string }
-  | { status: 'empty' }
-  | { status: 'refused'; message: string }
-  | { status: 'failed' };
-
 /** A Word document (.docx) converted in the browser to plain, sanitised HTML (issue 12). */
 export function WordPreview({ bytes }: { bytes: Uint8Array }) {
-  const [state, setState] = useState<WordState>({ status: 'loading' });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    runWorker<WordResult>(
-      () => new Worker(new URL('./word.worker.ts', import.meta.url), { type: 'module' }),
-      { bytes },
-      { signal: controller.signal },
-    ).then(
-      (answer: WorkerAnswer<WordResult>) => {
-        if (answer.ok) setState({ status: 'ready', html: sanitize(answer.result.html) });
-        else if (answer.reason === 'failed') setState({ status: 'failed' });
-        else if (answer.reason === 'empty') setState({ status: 'empty' });
-        else setState({ status: 'refused', message: answer.message });
-      },
-      () => {
-        if (!controller.signal.aborted) setState({ status: 'failed' });
-      },
-    );
-    return () => controller.abort();
-  }, [bytes]);
-
-  switch (state.status) {
-    case 'loading':
-      return <PreviewLoading text="Reading the document…" />;
-    case 'failed':
-      return <FailedToLoad />;
-    case 'empty':
-      return <PreviewMessage status="info" text="This document is empty." />;
-    case 'refused':
-      return (
-        <PreviewMessage
-          status="warning"
-          text="This document is not opened here."
-          detail={state.message}
-        />
-      );
-    case 'ready':
-      return state.html.trim() === '' ? (
-        <PreviewMessage status="info" text="This document has no text to show." />
-      ) : (
-        <div
-          className="preview-stage preview-document"
-          data-testid="word-document"
-          // Sanitised above: DOMPurify's HTML profile, embedded images only.
-          dangerouslySetInnerHTML={{ __html: state.html }}
-        />
-      );
-  }
+  const state = useWorkerResult<WordResult>(
+    () => new Worker(new URL('./word.worker.ts', import.meta.url), { type: 'module' }),
+    { bytes },
+    bytes,
+  );
+  const html = useMemo(
+    () => (state.status === 'ready' ? sanitize(state.result.html) : ''),
+    [state],
+  );
+  if (state.status !== 'ready') return workerStateMessage(state, 'document');
+  return html.trim() === '' ? (
+    <PreviewMessage status="info" text="This document has no text to show." />
+  ) : (
+    <div
+      className="preview-stage preview-document"
+      data-testid="word-document"
+      // Sanitised above: DOMPurify's HTML profile, embedded images only.
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
+  );
 }
