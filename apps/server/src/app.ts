@@ -16,6 +16,7 @@ import { approvalMatrixRoutes } from './features/approval-matrix/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { budgetRoutes } from './features/budgets/routes.ts';
 import { fileRoutes } from './features/files/routes.ts';
+import { registerHealthRoutes } from './features/health/routes.ts';
 import { jobRoutes } from './features/jobs/routes.ts';
 import { requestRoutes } from './features/requests/routes.ts';
 import { retirementRoutes } from './features/retirements/routes.ts';
@@ -85,6 +86,7 @@ export async function buildApp(
     { prefix: apiPrefix },
   );
 
+  registerHealthRoutes(app, context);
   registerWebApp(app, context.config.webDist);
   return app;
 }

@@ -8,4 +8,9 @@ export type AppContext = {
   db: Database;
   jwtKey: Uint8Array;
   events: EventBus;
+  /**
+   * Probes of parts started after the app (`GET /readyz`): the job worker and the Redis adapter.
+   * Filled in by `startServer`; a test may leave them out.
+   */
+  readiness?: { jobs?: () => Promise<boolean>; redis?: () => Promise<boolean> };
 };

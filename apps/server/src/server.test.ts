@@ -81,6 +81,21 @@ describe('the server process', () => {
     expect(
       ((await signedIn.json()) as { user: { organization_name: string } }).user.organization_name,
     ).toBe('Kept Org');
+    // The running process is alive and ready: database, migrations, jobs, and Redis when set.
+    expect(await fetch(`${running.url}/healthz`).then((response) => response.json())).toEqual({
+      status: 'ok',
+    });
+    const ready = await fetch(`${running.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({
+      status: 'ready',
+      checks: {
+        database: 'ok',
+        migrations: 'ok',
+        redis: config.redisUrl ? 'ok' : 'not configured',
+        jobs: 'ok',
+      },
+    });
   });
 
   it('admits a signed-in socket to its organisation room and delivers events; refuses a bad token', async () => {

@@ -66,6 +66,11 @@ export async function startServer(
     jobs = await startJobRunner(context, { databaseUrl, logger });
     const app = await buildApp(context, { logger });
     const realtime = await attachRealtime(app, context);
+    const runner = jobs;
+    context.readiness = {
+      jobs: async () => runner.isRunning(),
+      ...(realtime.pingRedis ? { redis: realtime.pingRedis } : {}),
+    };
     events.attach((organizationId, event, payload) => {
       realtime.io.to(organizationRoom(organizationId)).emit(event, payload);
     });

@@ -19,13 +19,20 @@ function tokenOfHandshake(auth: unknown): string | undefined {
 export async function attachRealtime(
   app: FastifyInstance,
   context: AppContext,
-): Promise<{ close: () => Promise<void>; io: Server; endSessions: SessionEndSink }> {
+): Promise<{
+  close: () => Promise<void>;
+  io: Server;
+  endSessions: SessionEndSink;
+  /** Whether Redis answers; undefined without REDIS_URL (readiness). */
+  pingRedis?: () => Promise<boolean>;
+}> {
   const io = new Server(app.server, { path: '/socket.io', serveClient: false });
   // engine.io answers its polling requests itself, outside Fastify and its security headers.
   io.engine.on('headers', (headers: Record<string, string>) => {
     headers['X-Content-Type-Options'] = 'nosniff';
   });
   let closeRedis = async (): Promise<void> => undefined;
+  let pingRedis: (() => Promise<boolean>) | undefined;
   if (context.config.redisUrl) {
     const publisher = createClient({ url: context.config.redisUrl });
     const subscriber = publisher.duplicate();
@@ -33,6 +40,7 @@ export async function attachRealtime(
     subscriber.on('error', (error) => app.log.error({ err: error }, 'redis subscriber error'));
     await Promise.all([publisher.connect(), subscriber.connect()]);
     io.adapter(createAdapter(publisher, subscriber));
+    pingRedis = async () => (await publisher.ping()) === 'PONG';
     closeRedis = async () => {
       await Promise.allSettled([publisher.quit(), subscriber.quit()]);
     };
@@ -77,6 +85,7 @@ export async function attachRealtime(
       await closeRedis();
     },
     io,
+    ...(pingRedis ? { pingRedis } : {}),
     endSessions: (userId, sessionId) => {
       io.in(sessionId ? sessionRoom(sessionId) : userRoom(userId)).disconnectSockets(true);
     },

@@ -61,6 +61,8 @@ export type JobRunner = {
   boss: PgBoss;
   /** Stops taking jobs, lets a running one finish (up to `timeoutMs`), then closes pg-boss's pool. */
   stop: (options?: { timeoutMs?: number }) => Promise<void>;
+  /** Whether pg-boss is still working its queues (readiness). */
+  isRunning: () => boolean;
 };
 
 /**
@@ -130,11 +132,17 @@ export async function startJobRunner(
     // Ending the session releases its advisory lock.
     await setup.end().catch(() => undefined);
   }
+  let isRunning = true;
+  boss.on('stopped', () => {
+    isRunning = false;
+  });
   return {
     boss,
     stop: async ({ timeoutMs = 10_000 } = {}) => {
+      isRunning = false;
       await boss.stop({ graceful: true, wait: true, timeout: timeoutMs });
     },
+    isRunning: () => isRunning,
   };
 }
 
