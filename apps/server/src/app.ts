@@ -27,6 +27,7 @@ import { actorFromToken } from './features/auth/session.ts';
 import { authenticateApi } from './lib/authenticate.ts';
 import { registerErrorHandler } from './lib/error-handler.ts';
 import { registerRateLimits } from './lib/rate-limit.ts';
+import { RequestLog, requestIdOf } from './lib/request-log.ts';
 import { registerSecurityHeaders } from './lib/security-headers.ts';
 
 export const apiPrefix = '/api/v1';
@@ -40,12 +41,19 @@ export async function buildApp(
     loggerInstance: options.logger || undefined,
     logger: options.logger === false ? false : undefined,
     bodyLimit: 1024 * 1024,
+    // One line per request with its id, accepted from and returned in x-request-id (issue 14).
+    logController: new RequestLog(),
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     // The client address is the socket's unless TRUST_PROXY names the proxies in front.
     trustProxy: trustProxyOption(context.config.trustProxy),
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('actor', null);
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
   registerErrorHandler(app);
   await registerSecurityHeaders(app, context.config);
 

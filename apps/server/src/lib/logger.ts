@@ -20,6 +20,8 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         censor: '[redacted]',
       },
       serializers: {
+        res: (reply: { statusCode?: number }) => ({ statusCode: reply.statusCode }),
+        err: pino.stdSerializers.err,
         req: (request: {
           method?: string;
           url?: string;
