@@ -40,6 +40,8 @@ test('finance creates, finds, edits, archives, re-activates and downloads a budg
       .getByRole('link', { name: 'Budget' })
       .click();
     await expect(page).toHaveURL(/\/dashboard\/budget$/);
+    // The header follows once the page has rendered (a navigation is a transition).
+    await expect(page.getByTestId('new-button')).toHaveText('New Budget');
     await page.getByTestId('new-button').click();
     await expect(page).toHaveURL(/\/dashboard\/new-budget$/);
     await expect(page.getByTestId('page-title')).toHaveText('New Budget');

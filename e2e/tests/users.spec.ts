@@ -73,6 +73,7 @@ function bulkCsv(): Buffer {
 
 async function openNewUsers(page: Page): Promise<void> {
   await page.goto('/dashboard/users');
+  await expect(page.getByTestId('new-button')).toHaveText('New User');
   await page.getByTestId('new-button').click();
   await expect(page).toHaveURL(/\/dashboard\/new-users$/);
   await expect(page.getByTestId('page-title')).toHaveText('New Users');
