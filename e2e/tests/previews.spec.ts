@@ -10,6 +10,7 @@ import {
   phone,
   shot,
   signIn,
+  uploadThroughApi,
   watchViolations,
 } from './support.ts';
 
@@ -268,30 +269,6 @@ function mileageCsv(rows: number): Buffer {
 
 // ---- Uploads and the request that holds them ---------------------------------------------
 
-/** Uploads one file through a presigned POST, as the web app does; answers its stored name. */
-async function upload(
-  request: APIRequestContext,
-  token: string,
-  name: string,
-  buffer: Buffer,
-): Promise<string> {
-  const presigned = await request.get(
-    `/api/v1/files/presigned-post-url?file_name=${encodeURIComponent(name)}`,
-    { headers: { Authorization: `Bearer ${token}` } },
-  );
-  expect(presigned.status()).toBe(200);
-  const body = (await presigned.json()) as {
-    url: string;
-    fields: Record<string, string>;
-    file_name: string;
-  };
-  const stored = await request.post(body.url, {
-    multipart: { ...body.fields, file: { name, mimeType: 'application/octet-stream', buffer } },
-  });
-  expect(stored.status(), await stored.text()).toBe(204);
-  return body.file_name;
-}
-
 /** A request of staff@example.com holding `files`; answers its id. */
 async function requestWith(
   request: APIRequestContext,
@@ -301,7 +278,7 @@ async function requestWith(
   const token = await apiToken(request, 'staff@example.com');
   const names: string[] = [];
   for (const [name, buffer] of Object.entries(files))
-    names.push(await upload(request, token, name, buffer));
+    names.push(await uploadThroughApi(request, token, name, buffer));
   const inFiveDays = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
   const created = await request.post('/api/v1/requests', {
     headers: { Authorization: `Bearer ${token}` },

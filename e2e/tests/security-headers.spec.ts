@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import {
   apiToken,
   desktop,
@@ -6,6 +6,7 @@ import {
   onePixelPng,
   shot,
   signIn,
+  uploadThroughApi,
   watchViolations,
 } from './support.ts';
 
@@ -13,35 +14,6 @@ import {
 // anything. A refusal shows as a `securitypolicyviolation` event or a console error.
 
 test.use({ timezoneId: 'Africa/Dar_es_Salaam' });
-
-/** Uploads one file through a presigned POST, as the web app does; answers its stored name. */
-async function upload(
-  request: APIRequestContext,
-  token: string,
-  name: string,
-  mimeType: string,
-  buffer: Buffer,
-): Promise<string> {
-  const presigned = await request.get(
-    `/api/v1/files/presigned-post-url?file_name=${encodeURIComponent(name)}`,
-    { headers: { Authorization: `Bearer ${token}` } },
-  );
-  expect(presigned.status()).toBe(200);
-  const {
-    url,
-    fields,
-    file_name: storedName,
-  } = (await presigned.json()) as {
-    url: string;
-    fields: Record<string, string>;
-    file_name: string;
-  };
-  const stored = await request.post(url, {
-    multipart: { ...fields, file: { name, mimeType, buffer } },
-  });
-  expect(stored.status(), await stored.text()).toBe(204);
-  return storedName;
-}
 
 test('the app runs under its policy: home, a request with an image and a PDF, settings', async ({
   page,
@@ -57,8 +29,14 @@ test('the app runs under its policy: home, a request with an image and a PDF, se
   expect(home.headers()['x-content-type-options']).toBe('nosniff');
 
   const token = await apiToken(request, 'staff@example.com');
-  const image = await upload(request, token, 'stamp.png', 'image/png', onePixelPng);
-  const pdf = await upload(request, token, 'quotation.pdf', 'application/pdf', minimalPdf());
+  const image = await uploadThroughApi(request, token, 'stamp.png', onePixelPng, 'image/png');
+  const pdf = await uploadThroughApi(
+    request,
+    token,
+    'quotation.pdf',
+    minimalPdf(),
+    'application/pdf',
+  );
   const inFiveDays = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
   const created = await request.post('/api/v1/requests', {
     headers: { Authorization: `Bearer ${token}` },

@@ -192,3 +192,28 @@ export async function openAttachment(page: Page, name: string): Promise<Locator>
   await settle(page);
   return dialog;
 }
+
+/** Uploads one file through a presigned POST, as the web app does; answers its stored name. */
+export async function uploadThroughApi(
+  request: APIRequestContext,
+  token: string,
+  name: string,
+  buffer: Buffer,
+  mimeType = 'application/octet-stream',
+): Promise<string> {
+  const presigned = await request.get(
+    `/api/v1/files/presigned-post-url?file_name=${encodeURIComponent(name)}`,
+    { headers: { Authorization: `Bearer ${token}` } },
+  );
+  expect(presigned.status()).toBe(200);
+  const body = (await presigned.json()) as {
+    url: string;
+    fields: Record<string, string>;
+    file_name: string;
+  };
+  const stored = await request.post(body.url, {
+    multipart: { ...body.fields, file: { name, mimeType, buffer } },
+  });
+  expect(stored.status(), await stored.text()).toBe(204);
+  return body.file_name;
+}

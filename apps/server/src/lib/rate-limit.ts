@@ -61,7 +61,8 @@ export async function hitCounter(
   return { current: Number(row?.hits ?? 1), ttl: Math.max(0, Number(row?.ttl ?? windowMs)) };
 }
 
-function waitText(seconds: number): string {
+/** "8 seconds", "1 minute", "3 minutes": how long a refused caller waits, in words. */
+export function waitText(seconds: number): string {
   if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
   const minutes = Math.ceil(seconds / 60);
   return `${minutes} minute${minutes === 1 ? '' : 's'}`;

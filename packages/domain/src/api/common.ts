@@ -9,6 +9,13 @@ export const errorResponse = z.object({
 });
 export type ErrorResponse = z.infer<typeof errorResponse>;
 
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a text is a UUID (an id of ours), before it reaches a uuid column. */
+export function isUuid(value: string): boolean {
+  return uuidPattern.test(value);
+}
+
 /** Half of a surrogate pair without its other half. */
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 

@@ -1,3 +1,4 @@
+import { isUuid } from '@imprest/domain/api/common.ts';
 import { and, eq, getTableColumns, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -11,8 +12,6 @@ export const sessionLifetimeDays = 7;
 /** Why a session ended before its time (`sessions.revoked_reason`). */
 export type SessionEndReason = 'sign_out' | 'password' | 'deactivated' | 'position' | 'locked';
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Resolves a token to the current user row and its session, or null: a forged or expired token,
  * a session that was revoked or outlived its absolute lifetime, a deactivated user or another
@@ -24,7 +23,7 @@ export async function actorFromToken(
 ): Promise<Actor | null> {
   if (!token) return null;
   const claims = await verifyToken(context.jwtKey, token);
-  if (!claims || !uuidPattern.test(claims.sid) || !uuidPattern.test(claims.sub)) return null;
+  if (!claims || !isUuid(claims.sid) || !isUuid(claims.sub)) return null;
   const [row] = await context.db
     .select({
       ...getTableColumns(users),

@@ -2,6 +2,7 @@ import { and, count, eq, gt, lt, min, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { signInFailures } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
+import { waitText } from '../../lib/rate-limit.ts';
 
 export const throttleWindowMinutes = 15;
 
@@ -22,12 +23,6 @@ export const throttleLimits = { freeAttempts: 3, address: 30 } as const;
 export function pairDelaySeconds(failures: number): number {
   if (failures < throttleLimits.freeAttempts) return 0;
   return Math.min(2 ** (failures - throttleLimits.freeAttempts), throttleWindowMinutes * 60);
-}
-
-function waitText(seconds: number): string {
-  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
 
 /** Throws 429 while this account must wait at this address, or this address has failed too often. */
@@ -80,13 +75,4 @@ export async function clearFailures(db: Executor, email: string, address: string
   await db
     .delete(signInFailures)
     .where(and(eq(signInFailures.email, email), eq(signInFailures.address, address)));
-}
-
-/** Number of recorded failures for an account (tests and diagnostics). */
-export async function failureCount(db: Executor, email: string): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(signInFailures)
-    .where(eq(signInFailures.email, email));
-  return row?.n ?? 0;
 }

@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import fastifyMultipart from '@fastify/multipart';
+import { isUuid } from '@imprest/domain/api/common.ts';
 import {
   presignedGetQuery,
   presignedGetResponse,
@@ -33,13 +34,12 @@ import { filesOf, presignDownload, presignUpload, signatureMismatch } from './se
 import { localObjectPath, localPath, localUploadPath, readHead } from './store.ts';
 
 const security = [{ bearer: [] }];
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** `<organization id>/<stored name>`, the only keys the local store holds. */
 function splitKey(key: string): { organizationId: string; name: string } | null {
   const [organizationId, name, ...rest] = key.split('/');
   if (rest.length > 0 || !organizationId || !name) return null;
-  if (!uuidPattern.test(organizationId) || !isStoredFileName(name)) return null;
+  if (!isUuid(organizationId) || !isStoredFileName(name)) return null;
   return { organizationId, name };
 }
 
