@@ -8,7 +8,11 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  timeout: 60_000,
+  // A test here is a whole flow: three or four people sign in, in browsers of their own, on a
+  // 2-core machine that also runs the server and its database. On this machine such a flow takes
+  // 40 to 60 s, so 60 s failed the longest of them when CI shared the machine; 120 s does not
+  // hide a hang (every expectation still waits at most 10 s).
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI
     ? [['list'], ['json', { outputFile: '../.tmp/playwright.json' }]]

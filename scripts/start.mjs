@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start` / `npm run demo`: builds the web app when its sources are newer than the build, then
 // runs the server (web app, API, socket.io and /api/docs on one port). No other step by hand.
+// WEB_CONCURRENCY runs several server processes on that port (docs/decisions/0016).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -54,7 +55,8 @@ const server = spawn(
     stdio: 'inherit',
   },
 );
-for (const signal of ['SIGINT', 'SIGTERM']) {
+// The server stops gracefully on each of these (docs/decisions/0016); pass them on.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => server.kill(signal));
 }
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,27 +1,107 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 /** The API and socket.io server that `vite` dev proxies to (decisions §1: one port, 3000). */
 const apiTarget = 'http://localhost:3000';
 
 /**
- * Stable vendor chunks that cache across releases. antd is left to automatic splitting so the
- * sign-in page does not download the dashboard's tables and menus.
+ * How the build splits the app (issue 13: the sign-in page's and Home's first download).
+ * - react and vendor: stable library chunks that cache across releases.
+ * - app: everything else the entry imports statically, i.e. what the sign-in page runs, kept in
+ *   the entry's own chunk rather than split in many.
+ * - shell: antd's frame and the dashboard's frame (app/antd-provider.tsx,
+ *   components/layout/dashboard-layout.tsx) with everything they import, antd's core, menu and
+ *   dropdown among them: every dashboard page needs them, so one file rather than the forty
+ *   small chunks automatic splitting made of them, each a request of its own before Home shows.
+ * - the pages and the rest of antd split automatically, each page fetching what it alone needs.
+ * A module two groups match goes to the higher priority: what sign-in needs never leaves for the
+ * shell.
  */
-const vendorGroups = [
-  { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
+const chunkGroups = [
+  {
+    name: 'react',
+    priority: 30,
+    test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
+  },
   {
     name: 'vendor',
+    priority: 30,
     // src/lib/zod-config.ts rides with zod: it must run before any chunk that builds a schema.
-    test: /node_modules[\\/](zod|@tanstack|socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io|dayjs|workbox-window)[\\/]|src[\\/]lib[\\/]zod-config\.ts$/,
+    test: /node_modules[\\/](zod|@tanstack)[\\/]|src[\\/]lib[\\/]zod-config\.ts$/,
+  },
+  { name: 'app', priority: 20, tags: ['$initial' as const] },
+  // Only a signed-in page opens a socket, so socket.io is not part of the sign-in page.
+  {
+    name: 'socket',
+    priority: 10,
+    test: /node_modules[\\/](socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io)[\\/]/,
   },
   // The file previewers' libraries (issue 12), each a chunk of its own that only a previewer
   // imports, so e2e/tests/bundle.spec.ts can tell from the manifest that the first page lacks them.
-  { name: 'pdfjs', test: /node_modules[\\/]pdfjs-dist[\\/]/ },
-  { name: 'dompurify', test: /node_modules[\\/]dompurify[\\/]/ },
-  { name: 'papaparse', test: /node_modules[\\/]papaparse[\\/]/ },
+  { name: 'pdfjs', priority: 10, test: /node_modules[\\/]pdfjs-dist[\\/]/ },
+  { name: 'dompurify', priority: 10, test: /node_modules[\\/]dompurify[\\/]/ },
+  { name: 'papaparse', priority: 10, test: /node_modules[\\/]papaparse[\\/]/ },
+  {
+    name: 'shell',
+    priority: 5,
+    test: /src[\\/](app[\\/]antd-provider|components[\\/]layout[\\/]dashboard-layout)\.tsx$/,
+  },
 ];
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/** Text files worth compressing; images are compressed already. */
+const compressible = /\.(?:js|mjs|css|html|svg|json|webmanifest|txt)$/;
+
+/**
+ * Writes `<file>.br` and `<file>.gz` beside every text file of the build, once everything else
+ * (the service worker included) is written, for @fastify/static's `preCompressed` (issue 13): the
+ * server sends the smallest the browser accepts without compressing on every request. Small files
+ * get theirs too: a missing sibling costs the server a failed look-up per encoding on every request.
+ * A file that would not shrink is left alone.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'imprest-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        const entries = await fs.readdir(outDir, { recursive: true, withFileTypes: true });
+        const files = entries
+          .filter((entry) => entry.isFile() && compressible.test(entry.name))
+          .map((entry) => path.join(entry.parentPath, entry.name));
+        await Promise.all(
+          files.map(async (file) => {
+            const content = await fs.readFile(file);
+            const [br, gz] = await Promise.all([
+              brotli(content, {
+                params: {
+                  [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+                  [zlib.constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+                },
+              }),
+              gzip(content, { level: zlib.constants.Z_BEST_COMPRESSION }),
+            ]);
+            if (br.length < content.length) await fs.writeFile(`${file}.br`, br);
+            if (gz.length < content.length) await fs.writeFile(`${file}.gz`, gz);
+          }),
+        );
+      },
+    },
+  };
+}
 
 export default defineConfig({
   plugins: [
@@ -58,6 +138,7 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    precompress(),
   ],
   server: {
     proxy: {
@@ -79,7 +160,7 @@ export default defineConfig({
     // dist/.vite/manifest.json: the chunk graph e2e/tests/bundle.spec.ts checks.
     manifest: true,
     rolldownOptions: {
-      output: { codeSplitting: { groups: vendorGroups } },
+      output: { codeSplitting: { groups: chunkGroups } },
     },
   },
 });

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { expect, test } from '@playwright/test';
+import { apiToken } from './support.ts';
 
 // Issue 12: the file previewers' libraries are fetched when a file of their kind is first opened,
 // never with the first page. Read from the manifest of the build the other tests run against
@@ -17,6 +19,58 @@ type Chunk = {
 
 const dist = path.resolve(import.meta.dirname, '../../apps/web/dist');
 
+function readManifest(): Record<string, Chunk> {
+  return JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Record<
+    string,
+    Chunk
+  >;
+}
+
+/** The chunks a page loads before it can show: the given modules and all they import statically. */
+function staticGraph(manifest: Record<string, Chunk>, keys: string[]): Set<string> {
+  const graph = new Set<string>();
+  const walk = (key: string) => {
+    if (graph.has(key)) return;
+    expect(manifest[key], `${key} is in the build`).toBeDefined();
+    graph.add(key);
+    for (const imported of manifest[key]?.imports ?? []) walk(imported);
+  };
+  for (const key of keys) walk(key);
+  return graph;
+}
+
+/** The JavaScript files of a chunk graph. */
+function jsFiles(manifest: Record<string, Chunk>, graph: Set<string>): string[] {
+  return [...graph]
+    .flatMap((key) => manifest[key]?.file ?? [])
+    .filter((file) => /\.m?js$/.test(file));
+}
+
+/** Bytes gzipped as the build compresses them (apps/web/vite.config.ts: level 9). */
+function gzippedSize(file: string): number {
+  return zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
+}
+
+const kib = 1024;
+
+/**
+ * Issue 13: the initial JavaScript budgets, gzipped. Sign-in: the entry and its static imports
+ * (it was 311 KB before the sign-in page left antd, socket.io and the dashboard behind). Home: that
+ * plus the lazy routes /dashboard renders (antd's frame, the dashboard's frame, the page) and their
+ * static imports; the requests table follows beside the lists' data.
+ */
+const budgets = { signIn: 150 * kib, home: 350 * kib };
+
+/**
+ * What /dashboard renders on top of the entry (app/router.tsx): antd's and the dashboard's frames,
+ * built as one chunk named `shell` (apps/web/vite.config.ts), and the page.
+ */
+function homeRoutes(manifest: Record<string, Chunk>): string[] {
+  const [shell] = Object.entries(manifest).find(([, chunk]) => chunk.name === 'shell') ?? [];
+  expect(shell, 'the shell chunk').toBeDefined();
+  return [shell ?? '', 'src/features/dashboard/pages/home-page.tsx'];
+}
+
 /** A string each library's code carries, minified or not. */
 const libraries = [
   { name: 'pdfjs-dist', marker: 'GlobalWorkerOptions' },
@@ -28,9 +82,7 @@ const libraries = [
 ];
 
 test('the previewers and their libraries are not in the first download', () => {
-  const manifest = JSON.parse(
-    fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'),
-  ) as Record<string, Chunk>;
+  const manifest = readManifest();
   const [entryKey] = Object.entries(manifest).find(([, chunk]) => chunk.isEntry) ?? [];
   expect(entryKey).toBe('index.html');
 
@@ -91,4 +143,187 @@ test('the previewers and their libraries are not in the first download', () => {
       worker,
     ).toBe(false);
   }
+});
+
+test('the sign-in page and Home stay within their JavaScript budgets', () => {
+  const manifest = readManifest();
+  const signIn = staticGraph(manifest, ['index.html']);
+  const routes = homeRoutes(manifest);
+  const home = staticGraph(manifest, ['index.html', ...routes]);
+  const total = (graph: Set<string>) =>
+    jsFiles(manifest, graph).reduce((sum, file) => sum + gzippedSize(file), 0);
+  const signInBytes = total(signIn);
+  const homeBytes = total(home);
+  test.info().annotations.push({
+    type: 'initial JavaScript, gzipped',
+    description: `sign-in ${(signInBytes / kib).toFixed(1)} KiB, Home ${(homeBytes / kib).toFixed(1)} KiB`,
+  });
+  expect(signInBytes, 'sign-in: initial JavaScript gzipped').toBeLessThan(budgets.signIn);
+  expect(homeBytes, 'Home: initial JavaScript gzipped').toBeLessThan(budgets.home);
+
+  // What keeps sign-in light: the dashboard's routes, antd, socket.io, the service worker's
+  // window library and the requests table are lazy, none of them a static import of the entry.
+  for (const key of routes) expect(signIn.has(key), `${key} is not part of sign-in`).toBe(false);
+  const lazy = new Set(Object.values(manifest).flatMap((chunk) => chunk.dynamicImports ?? []));
+  for (const key of routes) expect(lazy.has(key), `${key} is imported lazily`).toBe(true);
+  const [table] =
+    Object.entries(manifest).find(([, chunk]) => chunk.name === 'requests-table') ?? [];
+  expect(table, 'the requests table chunk').toBeDefined();
+  expect(manifest['src/features/dashboard/pages/home-page.tsx']?.dynamicImports).toContain(table);
+  expect(home.has(table ?? ''), 'the requests table is not part of Home’s first download').toBe(
+    false,
+  );
+  const signInCode = jsFiles(manifest, signIn)
+    .map((file) => fs.readFileSync(path.join(dist, file), 'utf8'))
+    .join('\n');
+  const homeCode = jsFiles(manifest, home)
+    .map((file) => fs.readFileSync(path.join(dist, file), 'utf8'))
+    .join('\n');
+  /** Strings each library's code carries, minified or not. */
+  const markers = [
+    { name: 'antd (its CSS-in-JS)', marker: 'data-token-hash' },
+    { name: 'socket.io-client', marker: 'websocket' },
+    { name: 'workbox-window', marker: 'SKIP_WAITING' },
+    { name: 'antd Table', marker: 'rowSelection' },
+  ];
+  const allCode = fs
+    .readdirSync(path.join(dist, 'assets'))
+    .filter((file) => /\.m?js$/.test(file))
+    .map((file) => fs.readFileSync(path.join(dist, 'assets', file), 'utf8'))
+    .join('\n');
+  for (const { name, marker } of markers) {
+    // The library is in the build (so the check is not vacuous), and not in sign-in's download.
+    expect(allCode.includes(marker), `${name} is built`).toBe(true);
+    expect(signInCode.includes(marker), `${name} is not part of sign-in`).toBe(false);
+  }
+  // Home brings antd; the table comes beside the lists' data, after the first screen.
+  expect(homeCode.includes('data-token-hash'), 'antd is part of Home').toBe(true);
+  expect(homeCode.includes('rowSelection'), 'the table is not in Home’s first download').toBe(
+    false,
+  );
+});
+
+test('the built files are served pre-compressed, cached by their kind, robots.txt is real', async ({
+  request,
+}) => {
+  const manifest = readManifest();
+  const entry = manifest['index.html']?.file ?? '';
+  const original = fs.readFileSync(path.join(dist, entry));
+  const asset = `/${entry}`;
+
+  // Brotli when the browser takes it, gzip when only that, the file itself otherwise; each
+  // answer says it varies by accept-encoding, and the bytes are the file's once decoded.
+  for (const [accepted, encoding] of [
+    ['br, gzip, deflate', 'br'],
+    ['gzip', 'gzip'],
+    ['identity', undefined],
+  ] as const) {
+    const response = await request.get(asset, { headers: { 'accept-encoding': accepted } });
+    expect(response.status()).toBe(200);
+    const headers = response.headers();
+    expect(headers['content-encoding'], accepted).toBe(encoding);
+    expect(headers['vary']?.toLowerCase()).toContain('accept-encoding');
+    expect(headers['content-type']).toMatch(/javascript/);
+    expect(headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(Buffer.compare(await response.body(), original), `${accepted}: same bytes`).toBe(0);
+    // The security headers stay on static files.
+    expect(headers['content-security-policy']).toContain("script-src 'self'");
+  }
+  const compressed = await request.get(asset, { headers: { 'accept-encoding': 'br' } });
+  const sent = Number(compressed.headers()['content-length']);
+  expect(sent).toBeGreaterThan(0);
+  expect(sent).toBeLessThan(original.length / 2);
+
+  // The page and the service worker are never served stale; a page route is the same index.html.
+  for (const url of ['/', '/dashboard', '/sw.js', '/manifest.webmanifest']) {
+    const response = await request.get(url, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(response.status(), url).toBe(200);
+    expect(response.headers()['cache-control'], url).toBe('no-cache');
+  }
+  const page = await request.get('/', { headers: { 'accept-encoding': 'br, gzip' } });
+  expect(page.headers()['content-encoding']).toBe('br');
+  expect(await page.text()).toContain('<div id="root">');
+
+  const robots = await request.get('/robots.txt');
+  expect(robots.status()).toBe(200);
+  expect(robots.headers()['content-type']).toMatch(/^text\/plain/);
+  const text = await robots.text();
+  expect(text).toMatch(/^User-agent: \*$/m);
+  expect(text).toMatch(/^Disallow: \/$/m);
+  expect(text).not.toContain('<html');
+});
+
+test('what the browser downloads for sign-in, compressed as served', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  const scripts = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => entry as PerformanceResourceTiming)
+      .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
+      .map((entry) => ({
+        url: entry.name,
+        encoded: entry.encodedBodySize,
+        decoded: entry.decodedBodySize,
+      })),
+  );
+  const encoded = scripts.reduce((sum, script) => sum + script.encoded, 0);
+  const decoded = scripts.reduce((sum, script) => sum + script.decoded, 0);
+  test.info().annotations.push({
+    type: 'sign-in JavaScript transferred (brotli)',
+    description: `${scripts.length} files, ${(encoded / kib).toFixed(1)} KiB (${(decoded / kib).toFixed(1)} KiB decoded)`,
+  });
+  // Everything the page fetched, the service worker's window library included, arrives compressed
+  // and within the gzipped budget.
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(encoded).toBeLessThan(budgets.signIn);
+  expect(encoded).toBeLessThan(decoded / 2);
+});
+
+test('what the browser downloads for Home, compressed as served', async ({ browser, request }) => {
+  const token = await apiToken(request, 'finance@example.com');
+  const auth = await request.get('/api/v1/users/validate-token', {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  const { user } = (await auth.json()) as { user: unknown };
+  const context = await browser.newContext();
+  await context.addInitScript(
+    ({ token, user }) => {
+      localStorage.setItem('token', token);
+      localStorage.setItem('user', JSON.stringify(user));
+    },
+    { token, user },
+  );
+  const page = await context.newPage();
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('page-title')).toHaveText('Home');
+  await expect(page.getByTestId('recent-requests').locator('table')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  const scripts = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => entry as PerformanceResourceTiming)
+      .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
+      .map((entry) => ({
+        path: new URL(entry.name).pathname,
+        encoded: entry.encodedBodySize,
+        decoded: entry.decodedBodySize,
+      })),
+  );
+  const encoded = scripts.reduce((sum, script) => sum + script.encoded, 0);
+  const decoded = scripts.reduce((sum, script) => sum + script.decoded, 0);
+  test.info().annotations.push({
+    type: 'Home JavaScript transferred (brotli), the table and socket.io included',
+    description: `${scripts.length} files, ${(encoded / kib).toFixed(1)} KiB (${(decoded / kib).toFixed(1)} KiB decoded)`,
+  });
+  // The table came beside the lists (lazy, not skipped), and every file of some size came
+  // compressed.
+  const manifest = readManifest();
+  const table = Object.values(manifest).find((chunk) => chunk.name === 'requests-table');
+  expect(scripts.map((script) => script.path)).toContain(`/${table?.file}`);
+  for (const script of scripts.filter((entry) => entry.decoded > kib)) {
+    expect(script.encoded, script.path).toBeLessThan(script.decoded);
+  }
+  await context.close();
 });

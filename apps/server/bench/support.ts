@@ -12,7 +12,6 @@ import type { Logger as QueryLogger } from 'drizzle-orm/logger';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import PgBoss from 'pg-boss';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
@@ -22,8 +21,7 @@ import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import * as schema from '../src/db/schema.ts';
 import { startSession } from '../src/features/auth/session.ts';
 import { signToken } from '../src/features/auth/tokens.ts';
-import { createQueues, defaultEmailRetry } from '../src/features/jobs/worker.ts';
-import { jobSchema } from '../src/lib/job-queue.ts';
+import { installJobQueues } from '../src/features/jobs/worker.ts';
 import { createEventBus } from '../src/realtime/events.ts';
 
 export const config = readConfig();
@@ -158,23 +156,6 @@ export async function startDatabase(): Promise<BenchDatabase> {
   };
   cleanups.add(stop);
   return { url: database.url, stop };
-}
-
-/**
- * pg-boss and its queues, as startServer installs them before serving: a service that queues an
- * e-mail writes its job in the same transaction (docs/decisions/0011).
- */
-async function installJobQueues(url: string): Promise<void> {
-  const boss = new PgBoss({
-    connectionString: url,
-    schema: jobSchema,
-    max: 1,
-    supervise: false,
-    schedule: false,
-  });
-  await boss.start();
-  await createQueues(boss, defaultEmailRetry);
-  await boss.stop({ graceful: false, wait: true });
 }
 
 /**

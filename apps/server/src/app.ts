@@ -13,8 +13,10 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { approvalMatrixRoutes } from './features/approval-matrix/routes.ts';
+import { auditRoutes } from './features/audit/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { budgetRoutes } from './features/budgets/routes.ts';
+import { delegationRoutes } from './features/delegations/routes.ts';
 import { fileRoutes } from './features/files/routes.ts';
 import { registerHealthRoutes } from './features/health/routes.ts';
 import { jobRoutes } from './features/jobs/routes.ts';
@@ -26,7 +28,9 @@ import { userRoutes } from './features/users/routes.ts';
 import { actorFromToken } from './features/auth/session.ts';
 import { authenticateApi } from './lib/authenticate.ts';
 import { registerErrorHandler } from './lib/error-handler.ts';
+import { registerIdempotency } from './lib/idempotency.ts';
 import { registerRateLimits } from './lib/rate-limit.ts';
+import { registerRequestOrigin } from './lib/request-origin.ts';
 import { RequestLog, requestIdOf } from './lib/request-log.ts';
 import { registerSecurityHeaders } from './lib/security-headers.ts';
 
@@ -80,16 +84,20 @@ export async function buildApp(
         authenticateApi((token) => actorFromToken(context, token)),
       );
       await registerRateLimits(api, context.db);
+      registerIdempotency(api, context.db);
+      registerRequestOrigin(api);
       await api.register(authRoutes(context));
       await api.register(budgetRoutes(context));
       await api.register(requestRoutes(context));
       await api.register(reviewRoutes(context));
+      await api.register(delegationRoutes(context));
       await api.register(retirementRoutes(context));
       await api.register(approvalMatrixRoutes(context));
       await api.register(settingsRoutes(context));
       await api.register(userRoutes(context));
       await api.register(fileRoutes(context));
       await api.register(jobRoutes(context));
+      await api.register(auditRoutes(context));
     },
     { prefix: apiPrefix },
   );
@@ -119,17 +127,21 @@ function registerWebApp(app: FastifyInstance, webDist: string): void {
       index: false,
       // Only paths that name a file; app routes such as /dashboard fall through to index.html.
       allowedPath: (pathName) => path.extname(pathName) !== '',
+      // The build writes file.br and file.gz beside each text file (apps/web/vite.config.ts):
+      // the smallest the browser accepts is sent as it is, with its content-encoding (issue 13).
+      preCompressed: true,
+      // send's own `public, max-age=0` would replace the cache-control set below.
+      cacheControl: false,
       setHeaders: (response, filePath) => {
-        const name = path.basename(filePath);
-        if (
-          name === 'sw.js' ||
-          name === 'index.html' ||
-          name.startsWith('workbox-') ||
-          name.endsWith('.webmanifest')
-        ) {
-          response.setHeader('cache-control', 'no-cache');
-        } else if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+        // The answer depends on accept-encoding (the .br or .gz sibling, or the file itself).
+        response.setHeader('vary', 'accept-encoding');
+        if (path.relative(webDist, filePath).startsWith(`assets${path.sep}`)) {
+          // Vite names every file under assets/ by its content's hash: it never changes.
           response.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        } else {
+          // index.html, sw.js, workbox-*.js, the web manifest, icons, robots.txt: revalidated on
+          // every use (a cheap 304 by ETag), so a new release is never hidden behind a stale copy.
+          response.setHeader('cache-control', 'no-cache');
         }
       },
     });

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -23,6 +24,7 @@ const environment = z.object({
   IMPREST_DEMO: z.enum(['1', 'true', '0', 'false', '']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
+  WEB_CONCURRENCY: z.string().optional(),
 });
 
 export type Config = {
@@ -52,6 +54,11 @@ export type Config = {
   logLevel: string;
   /** Where the built web app lives; served when present. */
   webDist: string;
+  /**
+   * Server processes (WEB_CONCURRENCY): 1 runs one process as before; more run that many node:cluster
+   * workers on one port behind a primary that owns the database set-up (docs/decisions/0016).
+   */
+  webConcurrency: number;
 };
 
 /** Reads the configuration from an environment (process.env by default). */
@@ -67,6 +74,14 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   const isDemo = e.IMPREST_DEMO === '1' || e.IMPREST_DEMO === 'true';
   const repoRoot = path.resolve(import.meta.dirname, '../../..');
   const dataDir = path.resolve(e.DATA_DIR ?? path.join(repoRoot, isDemo ? 'data/demo' : 'data'));
+  const webConcurrency = parseWebConcurrency(e.WEB_CONCURRENCY);
+  // Without Redis each worker's socket.io rooms are its own: events and ended sessions would reach
+  // only the sockets that happen to sit on the worker that raised them (docs/decisions/0016).
+  if (webConcurrency > 1 && !e.REDIS_URL) {
+    throw new Error(
+      `Invalid configuration: WEB_CONCURRENCY: ${webConcurrency} processes need REDIS_URL, so that real-time events and ended sessions reach every process; set REDIS_URL or leave WEB_CONCURRENCY unset for one process`,
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -91,7 +106,35 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     isDemo,
     logLevel: e.LOG_LEVEL,
     webDist: path.join(repoRoot, 'apps/web/dist'),
+    webConcurrency,
   };
+}
+
+/**
+ * The most server processes WEB_CONCURRENCY may ask for. Each holds a pool of database connections
+ * (20, or a share of 80 past four processes) and 3 for jobs: 16 hold at most 128, within the
+ * embedded PostgreSQL's 200 (docs/decisions/0016).
+ */
+export const maxWebConcurrency = 16;
+
+/**
+ * `WEB_CONCURRENCY`: unset or empty is one process; a whole number from 1 to 16 is that many;
+ * `auto` is one per core this process may use (`os.availableParallelism()`), at most 16.
+ */
+export function parseWebConcurrency(
+  value: string | undefined,
+  cores: number = os.availableParallelism(),
+): number {
+  const text = value?.trim().toLowerCase() ?? '';
+  if (text === '') return 1;
+  if (text === 'auto') return Math.max(1, Math.min(cores, maxWebConcurrency));
+  const count = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(count >= 1 && count <= maxWebConcurrency)) {
+    throw new Error(
+      `Invalid configuration: WEB_CONCURRENCY: "${value}" is neither a number of server processes from 1 to ${maxWebConcurrency} nor auto`,
+    );
+  }
+  return count;
 }
 
 const proxyNames = new Set(['loopback', 'linklocal', 'uniquelocal']);

@@ -11,6 +11,7 @@ import { createLogger } from './lib/logger.ts';
 import { seedDemo } from './demo/seed.ts';
 import { startJobRunner, type JobRunner } from './features/jobs/worker.ts';
 import { loadJwtKey } from './lib/secrets.ts';
+import { trackRequests } from './ops/in-flight.ts';
 import { createEventBus, organizationRoom } from './realtime/events.ts';
 import { attachRealtime } from './realtime/socket.ts';
 
@@ -18,19 +19,30 @@ export type RunningServer = {
   app: FastifyInstance;
   context: AppContext;
   url: string;
+  /** The graceful shutdown of docs/decisions/0016; see `startServer`. */
   stop: () => Promise<void>;
 };
 
+/** A migrated database server processes can use; `stop` stops it when it is the embedded one. */
+export type PreparedDatabase = { url: string; isEmbedded: boolean; stop: () => Promise<void> };
+
+/** How long a shutdown waits for the requests being answered before it cuts them off. */
+export const requestDrainMs = 10_000;
+
 /**
- * Starts Imprest: the database (its own PostgreSQL when DATABASE_URL is unset), migrations, the
- * demo seed in demo mode, the job runner (pg-boss), the HTTP server and socket.io. `stop` shuts
- * them down in reverse order.
+ * Database connections per process: 20, or a share of 80 when more than four processes serve one
+ * database (WEB_CONCURRENCY, docs/decisions/0016), never fewer than 5.
  */
-export async function startServer(
-  config: Config,
-  options: { logger?: Logger } = {},
-): Promise<RunningServer> {
-  const logger = options.logger ?? createLogger(config.logLevel);
+export function databasePoolSize(processes: number): number {
+  return Math.max(5, Math.min(20, Math.floor(80 / processes)));
+}
+
+/**
+ * Makes the database ready, once per deployment start: its own PostgreSQL when DATABASE_URL is
+ * unset, the migrations, and the demo seed in demo mode. `startServer` calls it for a single
+ * process; the primary of several processes calls it before forking them.
+ */
+export async function prepareDatabase(config: Config, logger: Logger): Promise<PreparedDatabase> {
   const embedded = config.databaseUrl
     ? null
     : await startEmbeddedPostgres({
@@ -38,17 +50,14 @@ export async function startServer(
         database: 'imprest',
         logger,
       });
-  const databaseUrl = config.databaseUrl ?? embedded?.url;
-  if (!databaseUrl) throw new Error('no database');
-  const db = connect(databaseUrl);
-  let jobs: JobRunner | undefined;
-  const stopDatabase = async (): Promise<void> => {
-    // The job runner goes first: a running job finishes before its database closes.
-    await jobs?.stop().catch((error: unknown) => logger.error({ err: error }, 'job runner stop'));
-    jobs = undefined;
-    await db.$client.end().catch(() => undefined);
-    await embedded?.stop();
+  const url = config.databaseUrl ?? embedded?.url;
+  if (!url) throw new Error('no database');
+  const stop = async (): Promise<void> => {
+    if (!embedded) return;
+    await embedded.stop();
+    logger.info({ shutdown: 'database' }, 'embedded PostgreSQL stopped');
   };
+  const db = connect(url, { max: 4 });
   try {
     await migrateDatabase(db);
     // Demo attachments go to the local store; with S3 the demo has none.
@@ -56,6 +65,46 @@ export async function startServer(
     const today = todayIn(config.orgTimezone);
     if (config.isDemo && (await seedDemo(db, { ...demoFiles, today })))
       logger.info('seeded the demo organisation');
+  } catch (error) {
+    await db.$client.end().catch(() => undefined);
+    await stop().catch(() => undefined);
+    throw error;
+  }
+  await db.$client.end();
+  return { url, isEmbedded: embedded !== null, stop };
+}
+
+/**
+ * Starts Imprest: the database (prepared here unless `database` names one the cluster's primary
+ * prepared), the job runner (pg-boss), the HTTP server and socket.io. `stop` shuts down in the
+ * order of docs/decisions/0016: stop accepting connections, let the requests being answered finish
+ * (up to 10 s), disconnect the sockets, stop the job runner, close the pool, then stop the embedded
+ * PostgreSQL when this process started it.
+ */
+export async function startServer(
+  config: Config,
+  options: { logger?: Logger; database?: { url: string } } = {},
+): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const owned = options.database ? null : await prepareDatabase(config, logger);
+  const databaseUrl = options.database?.url ?? owned?.url;
+  if (!databaseUrl) throw new Error('no database');
+  const db = connect(databaseUrl, { max: databasePoolSize(config.webConcurrency) });
+  let jobs: JobRunner | undefined;
+  const stopJobsAndDatabase = async (): Promise<void> => {
+    // The job runner goes first: a running job finishes before its database closes.
+    if (jobs) {
+      await jobs.stop().catch((error: unknown) => logger.error({ err: error }, 'job runner stop'));
+      jobs = undefined;
+      logger.info({ shutdown: 'jobs' }, 'job runner stopped');
+    }
+    await db.$client.end().catch(() => undefined);
+    logger.info({ shutdown: 'pool' }, 'database connections closed');
+    await owned?.stop();
+  };
+  let app: FastifyInstance | undefined;
+  let closeRealtime: (() => Promise<void>) | undefined;
+  try {
     const events = createEventBus();
     const context: AppContext = {
       config,
@@ -64,8 +113,16 @@ export async function startServer(
       events,
     };
     jobs = await startJobRunner(context, { databaseUrl, logger });
-    const app = await buildApp(context, { logger });
+    app = await buildApp(context, { logger });
     const realtime = await attachRealtime(app, context);
+    closeRealtime = realtime.close;
+    if (config.webConcurrency > 1) {
+      // node:cluster hands each connection to any worker, and a long-polling session's requests
+      // would land on workers that never heard of it: with several processes, a socket is one
+      // WebSocket connection, which stays on one worker (docs/decisions/0016).
+      realtime.io.engine.opts.transports = ['websocket'];
+    }
+    const requests = trackRequests(app.server, { ignorePrefix: '/socket.io/' });
     const runner = jobs;
     context.readiness = {
       jobs: async () => runner.isRunning(),
@@ -80,21 +137,59 @@ export async function startServer(
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://localhost:${port}`;
     logger.info(
-      { url, docs: `${url}/api/docs`, database: embedded ? 'embedded' : 'DATABASE_URL' },
+      {
+        url,
+        docs: `${url}/api/docs`,
+        database: owned
+          ? owned.isEmbedded
+            ? 'embedded'
+            : 'DATABASE_URL'
+          : 'prepared by the primary',
+      },
       'Imprest is running',
     );
+    const server = app;
+    let stopping: Promise<void> | undefined;
+    const stop = async (): Promise<void> => {
+      // 1. No new connection; a request on a kept-alive one gets 503 and `Connection: close`.
+      const closed = server.close();
+      while (server.server.listening) await new Promise((resolve) => setImmediate(resolve));
+      logger.info({ shutdown: 'listening' }, 'stopped accepting connections');
+      // 2. The requests being answered finish with their normal answers.
+      const unfinished = await requests.drained(requestDrainMs);
+      if (unfinished > 0) {
+        logger.warn({ shutdown: 'requests', unfinished }, 'cut off requests still running');
+        server.server.closeAllConnections();
+      } else {
+        logger.info({ shutdown: 'requests' }, 'in-flight requests finished');
+      }
+      // 3. Sockets: clients see the transport close and reconnect to another process. Kept-alive
+      // and long-polling connections are closed as they fall idle, so the HTTP server can close.
+      const sweep = setInterval(() => server.server.closeIdleConnections(), 50);
+      server.server.closeIdleConnections();
+      try {
+        await realtime.close();
+        await closed;
+      } finally {
+        clearInterval(sweep);
+      }
+      logger.info({ shutdown: 'sockets' }, 'socket.io clients disconnected');
+      // 4. Jobs, 5. the database.
+      await stopJobsAndDatabase();
+    };
     return {
       app,
       context,
       url,
-      stop: async () => {
-        await realtime.close();
-        await app.close();
-        await stopDatabase();
+      stop: () => {
+        stopping ??= stop();
+        return stopping;
       },
     };
   } catch (error) {
-    await stopDatabase();
+    await closeRealtime?.().catch(() => undefined);
+    await app?.close().catch(() => undefined);
+    await stopJobsAndDatabase();
     throw error;
   }
 }

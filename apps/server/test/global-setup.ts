@@ -1,13 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import PgBoss from 'pg-boss';
 import pino from 'pino';
 import type { TestProject } from 'vitest/node';
 import { connect, migrateDatabase } from '../src/db/client.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded.ts';
-import { createQueues, defaultEmailRetry } from '../src/features/jobs/worker.ts';
-import { jobSchema } from '../src/lib/job-queue.ts';
+import { installJobQueues } from '../src/features/jobs/worker.ts';
 
 declare module 'vitest' {
   // Module augmentation needs an interface.
@@ -51,16 +49,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await db.$client.end();
   // pg-boss and its queues, as startServer installs them before serving: every service that
   // queues an e-mail writes its job in the same transaction (docs/decisions/0011).
-  const boss = new PgBoss({
-    connectionString: databaseUrl(adminUrl, templateDatabase),
-    schema: jobSchema,
-    max: 1,
-    supervise: false,
-    schedule: false,
-  });
-  await boss.start();
-  await createQueues(boss, defaultEmailRetry);
-  await boss.stop({ graceful: false, wait: true });
+  await installJobQueues(databaseUrl(adminUrl, templateDatabase));
   project.provide('adminUrl', adminUrl);
   project.provide('templateDatabase', templateDatabase);
 

@@ -1,21 +1,20 @@
-// First: configures zod before any module builds a schema.
+// First: fetches a returning user's dashboard while the rest of the app evaluates (issue 13).
+import './app/preload.ts';
+// Then: configures zod before any module builds a schema.
 import './lib/zod-config.ts';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider } from 'antd';
-import enGB from 'antd/locale/en_GB';
-import dayjs from 'dayjs';
-import 'dayjs/locale/en-gb';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createRouter } from './app/router.tsx';
 import { createQueryClient } from './lib/query-client.ts';
+import { startColdStartValidation } from './lib/session.tsx';
 import { registerServiceWorker } from './lib/service-worker.ts';
 import './styles.css';
 
-// Spec §9: dates in en-GB format, the calendar following the locale.
-dayjs.locale('en-gb');
+// antd's theme and locale wrap every page but sign-in (app/antd-provider.tsx, issue 13).
 
+startColdStartValidation();
 const queryClient = createQueryClient();
 const router = createRouter();
 const rootElement = document.getElementById('root');
@@ -23,16 +22,9 @@ if (!rootElement) throw new Error('index.html has no #root element');
 
 createRoot(rootElement).render(
   <StrictMode>
-    <ConfigProvider
-      locale={enGB}
-      theme={{ token: { colorPrimary: '#1d4ed8', borderRadius: 8, fontSize: 14 } }}
-    >
-      <AntApp>
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </AntApp>
-    </ConfigProvider>
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
   </StrictMode>,
 );
 

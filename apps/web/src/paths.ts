@@ -45,6 +45,8 @@ export const paths = {
       getHref: (id: string) => `/dashboard/edit-budget/${encodeURIComponent(id)}`,
     },
     settings: { path: '/dashboard/settings', getHref: () => '/dashboard/settings' },
+    /** The director's audit trail (issue 15). */
+    audit: { path: '/dashboard/audit', getHref: () => '/dashboard/audit' },
     /** The signed-in user's own phone and password (issue 9: 'My profile' in the user menu). */
     profile: { path: '/dashboard/profile', getHref: () => '/dashboard/profile' },
     approvalMatrix: {

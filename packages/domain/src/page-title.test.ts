@@ -17,6 +17,7 @@ describe('pageTitle', () => {
     ['/dashboard/budget', 'Budget'],
     ['/dashboard/new-budget', 'New Budget'],
     ['/dashboard/retirements', 'Retirement'],
+    ['/dashboard/audit', 'Audit'],
     ['/dashboard/budget/6105', 'Budget - 6105'],
     ['/dashboard/budget/6105/', 'Budget - 6105'],
     ['/dashboard', 'Home'],

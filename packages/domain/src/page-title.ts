@@ -14,6 +14,8 @@ const titles: Record<string, string> = {
   budget: 'Budget',
   'new-budget': 'New Budget',
   retirements: 'Retirement',
+  // Issue 15: the director's audit trail.
+  audit: 'Audit',
 };
 
 /** The header title of a dashboard path, e.g. `/dashboard/budget/6105` → `Budget - 6105`. */

@@ -1,6 +1,7 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import path from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import path from 'node:path';
 import pg from 'pg';
 import * as schema from './schema.ts';
 
@@ -12,11 +13,44 @@ export type Executor = Database | Transaction;
 // NUMERIC stays a string in node-postgres so money is never rounded through a float on read.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+/**
+ * Work to do first in every top-level transaction begun inside `withTransactionHook`; it may
+ * answer a function to call if that transaction then rolls back.
+ */
+export type TransactionHook = (tx: Transaction) => Promise<(() => void) | undefined>;
+
+const transactionHooks = new AsyncLocalStorage<TransactionHook>();
+
+/**
+ * Runs `work` so that each top-level transaction it begins runs `hook` first, in that
+ * transaction: how a call's Idempotency-Key is recorded atomically with the write it made,
+ * without every service passing it along (lib/idempotency.ts).
+ */
+export function withTransactionHook<T>(hook: TransactionHook, work: () => T): T {
+  return transactionHooks.run(hook, work);
+}
+
 /** Opens a pool on a PostgreSQL URL. */
 export function connect(url: string, options: { max?: number } = {}): Database {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20 });
   pool.on('error', () => undefined); // idle clients that lose their server are replaced on next use
-  return drizzle(pool, { schema }) as Database;
+  const db = drizzle(pool, { schema }) as Database;
+  const transaction = db.transaction.bind(db);
+  db.transaction = (async (work, config) => {
+    const hook = transactionHooks.getStore();
+    if (!hook) return transaction(work, config);
+    let undo: (() => void) | undefined;
+    try {
+      return await transaction(async (tx) => {
+        undo = await hook(tx);
+        return work(tx);
+      }, config);
+    } catch (error) {
+      undo?.();
+      throw error;
+    }
+  }) as Database['transaction'];
+  return db;
 }
 
 export const migrationsFolder = path.resolve(import.meta.dirname, '../../drizzle');

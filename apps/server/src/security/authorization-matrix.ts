@@ -1,6 +1,7 @@
 import { roles, type Role } from '@imprest/domain/enums.ts';
 import type { InjectOptions } from 'fastify';
 import { defaultExchangeRates } from '@imprest/domain/exchange-rates.ts';
+import { canBeDelegate, canDelegate, canDelegateForOthers } from '@imprest/domain/delegations.ts';
 import { isAdmin, isFinance, isSuperAdmin, seesAllBudgets } from '@imprest/domain/permissions.ts';
 import { requestBody } from '../../test/factories/requests.ts';
 import { presignPost } from '../../test/factories/files.ts';
@@ -19,7 +20,9 @@ import {
   requestAtStep,
   retirementAtStep,
   returnedRequest,
+  storedDelegation,
   uploadedFile,
+  worldToday,
   type Org,
   type World,
 } from './authorization-world.ts';
@@ -688,6 +691,48 @@ const settingsRows: MatrixRow[] = [
     expect: { none: allow(isSuperAdmin, 200, 403) },
     call: async () => ({ method: 'POST', url: `${api}/jobs/lock-overdue`, payload: {} }),
   },
+  {
+    operation: 'GET /api/v1/audit',
+    note: 'The organisation’s audit trail: director (issue 15).',
+    expect: { none: allow(isSuperAdmin, 200, 403) },
+    call: async () => ({ method: 'GET', url: `${api}/audit` }),
+  },
+  {
+    operation: 'GET /api/v1/audit/download',
+    note: 'The audit trail as a spreadsheet: director.',
+    expect: { none: allow(isSuperAdmin, 200, 403) },
+    call: async () => ({ method: 'GET', url: `${api}/audit/download` }),
+  },
+  {
+    operation: 'GET /api/v1/audit/history/{object_type}/{object_id}',
+    variant: 'request',
+    note: 'A request’s history: whoever may read the request.',
+    expect: { own: every(200), colleague: allow(isAdmin, 200, 404), other: every(404) },
+    call: async (input) => ({
+      method: 'GET',
+      url: `${api}/audit/history/request/${await pendingRequest(input.world, input.owner)}`,
+    }),
+  },
+  {
+    operation: 'GET /api/v1/audit/history/{object_type}/{object_id}',
+    variant: 'budget',
+    note: `${budgetNote} A budget’s history: whoever may read the budget.`,
+    expect: { own: every(200), colleague: allow(seesAllBudgets, 200, 404), other: every(404) },
+    call: async (input) => ({
+      method: 'GET',
+      url: `${api}/audit/history/budget/${(await budgetFor(input)).id}`,
+    }),
+  },
+  {
+    operation: 'GET /api/v1/audit/history/{object_type}/{object_id}',
+    variant: 'user',
+    note: `${userNote} A user’s history: whoever may read the user.`,
+    expect: { own: every(200), colleague: allow(isAdmin, 200, 403), other: every(404) },
+    call: async (input) => ({
+      method: 'GET',
+      url: `${api}/audit/history/user/${input.owner.id}`,
+    }),
+  },
 ];
 
 let emailCount = 0;
@@ -883,6 +928,116 @@ const fileRows: MatrixRow[] = [
   }),
 ];
 
+/** Delegation (issue 15): the actor's own, a colleague's, another organisation's. */
+const delegationRows: MatrixRow[] = [
+  {
+    operation: 'POST /api/v1/delegations',
+    note: 'Names a fresh reviewer colleague as the actor’s delegate from today: a reviewing role.',
+    actor: 'fresh',
+    expect: { none: allow(canDelegate, 201, 403) },
+    call: async (input) => ({
+      method: 'POST',
+      url: `${api}/delegations`,
+      payload: {
+        delegate_id: (await freshUser(input.world, input.world.home, { role: 'board_chairman' }))
+          .id,
+        starts_on: worldToday(input.world),
+        ends_on: worldToday(input.world),
+      },
+    }),
+  },
+  {
+    operation: 'POST /api/v1/delegations',
+    variant: 'delegator_id',
+    note:
+      'own = the actor names themselves (their own delegation); colleague = a fresh finance ' +
+      'officer of the organisation (the director only); other = one of another organisation ' +
+      '(not found for the director). The role gate answers first.',
+    actor: 'fresh',
+    expect: {
+      own: allow(canDelegate, 201, 403),
+      colleague: allow(canDelegateForOthers, 201, 403),
+      other: allow(canDelegateForOthers, 404, 403),
+    },
+    call: async (input) => {
+      const delegator =
+        input.kind === 'own'
+          ? input.actor
+          : await freshUser(input.world, input.org, { role: 'finance_officer' });
+      const delegate = await freshUser(input.world, input.world.home, { role: 'board_chairman' });
+      return {
+        method: 'POST',
+        url: `${api}/delegations`,
+        payload: {
+          delegator_id: delegator.id,
+          delegate_id: delegate.id,
+          starts_on: worldToday(input.world),
+          ends_on: worldToday(input.world),
+        },
+      };
+    },
+  },
+  {
+    operation: 'GET /api/v1/delegations',
+    note: 'The actor’s own delegations (the director: the organisation’s), never another’s.',
+    expect: { none: every(200) },
+    call: async () => ({ method: 'GET', url: `${api}/delegations?per_page=100` }),
+  },
+  {
+    operation: 'POST /api/v1/delegations/{id}/end',
+    note:
+      'own = the actor’s delegation to a colleague; colleague = one between two colleagues (the ' +
+      'director ends any, others do not see it); other = another organisation’s.',
+    expect: { own: every(200), colleague: allow(isSuperAdmin, 200, 404), other: every(404) },
+    call: async (input) => {
+      const delegator = input.kind === 'own' ? input.actor : input.owner;
+      const delegate = await freshUser(input.world, input.org, { role: 'board_chairman' });
+      const id = await storedDelegation(input.world, { delegator, delegate });
+      return { method: 'POST', url: `${api}/delegations/${id}/end` };
+    },
+  },
+  {
+    operation: 'POST /api/v1/delegations/{id}/end',
+    variant: 'as the delegate',
+    note: 'own = a colleague’s delegation naming the actor as delegate: only the director ends it.',
+    actor: 'fresh',
+    expect: { own: except(every(403), { director: 200 }) },
+    call: async (input) => {
+      const delegator = await freshUser(input.world, input.org, { role: 'director' });
+      const id = await storedDelegation(input.world, { delegator, delegate: input.actor });
+      return { method: 'POST', url: `${api}/delegations/${id}/end` };
+    },
+  },
+  {
+    operation: 'PUT /api/v1/reviews',
+    variant: 'step 3, as a director’s delegate',
+    note:
+      'The actor is the active delegate of a fresh director: a reviewing role answers the ' +
+      'director’s step of a colleague’s request on their behalf; never one’s own request.',
+    actor: 'fresh',
+    expect: {
+      own: every(403),
+      colleague: allow(canBeDelegate, 200, 403),
+      other: every(404),
+    },
+    call: async (input) => {
+      const delegator = await freshUser(input.world, input.world.home, { role: 'director' });
+      await storedDelegation(input.world, { delegator, delegate: input.actor });
+      const request = await requestAtStep(input.world, input.owner, 3);
+      return {
+        method: 'PUT',
+        url: `${api}/reviews`,
+        payload: {
+          id: request.review_id,
+          request_id: request.id,
+          status: 'approved',
+          comments: 'Matrix, on behalf',
+        },
+      };
+    },
+  },
+];
+
 /** Every row of the matrix. */
 export const authorizationMatrix: readonly MatrixRow[] = [
   ...authRows,
@@ -892,6 +1047,7 @@ export const authorizationMatrix: readonly MatrixRow[] = [
   ...settingsRows,
   ...userRows,
   ...fileRows,
+  ...delegationRows,
 ];
 
 /** Whether a row is one of a public route. */

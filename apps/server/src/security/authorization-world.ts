@@ -1,11 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { budgetCode } from '@imprest/domain/budget-code.ts';
+import { todayIn } from '@imprest/domain/requests.ts';
+import { addDays } from '@imprest/domain/retirements.ts';
 import { roleLabels, roles, type Department, type Role } from '@imprest/domain/enums.ts';
 import { buildBudget } from '../../test/factories/budgets.ts';
 import { uploaded } from '../../test/factories/files.ts';
 import { futureDay } from '../../test/factories/requests.ts';
 import { buildOrganization, buildUser, type TestApp, type TestUser } from '../../test/helpers.ts';
-import { requests, retirementReviews, retirements, reviews } from '../db/schema.ts';
+import { delegations, requests, retirementReviews, retirements, reviews } from '../db/schema.ts';
 import type { BudgetRow } from '../features/budgets/ledger.ts';
 
 /**
@@ -415,4 +417,34 @@ export async function attachedFile(world: World, owner: TestUser): Promise<strin
   const name = await uploadedFile(world, owner);
   await storedRequest(world, owner, { status: 'pending', approvedSteps: 0 }, { filePaths: [name] });
   return name;
+}
+
+/** Today in the matrix app's ORG_TIMEZONE, as delegation periods read it. */
+export function worldToday(world: World): string {
+  return todayIn(world.t.context.config.orgTimezone);
+}
+
+/**
+ * A delegation active from today for a week, written straight into the database (the rules of
+ * `POST delegations` are not under test here, only who may act on it).
+ */
+export async function storedDelegation(
+  world: World,
+  options: { delegator: TestUser; delegate: TestUser },
+): Promise<string> {
+  const org = orgOf(world, options.delegator);
+  const today = worldToday(world);
+  const [row] = await world.t.db
+    .insert(delegations)
+    .values({
+      organization_id: org.id,
+      delegator_id: options.delegator.id,
+      delegate_id: options.delegate.id,
+      starts_on: today,
+      ends_on: addDays(today, 6),
+      created_by: options.delegator.id,
+    })
+    .returning({ id: delegations.id });
+  if (!row) throw new Error('no delegation');
+  return noted(world, org, row.id);
 }

@@ -1,7 +1,8 @@
 import type { RequestItemResponse } from '@imprest/domain/api/requests.ts';
-import { Button, Table, type TableColumnsType, type TablePaginationConfig } from 'antd';
+import { Button, Table, Tag, type TableColumnsType, type TablePaginationConfig } from 'antd';
 import { formatAmount, formatDate } from '../lib/format.ts';
 import { purposeLabel } from '../lib/request-labels.ts';
+import { RowOpenButton } from './row-open-button.tsx';
 import { useIsMobile } from '../lib/use-media-query.ts';
 import { StatusTag } from './status-tag.tsx';
 
@@ -21,6 +22,11 @@ type RequestsTableProps<Row extends RequestsTableRow> = {
   onPreview?: (request: Row) => void;
   /** The action button, and a row click on mobile (spec §2 Tables in general). */
   onOpen: (request: Row) => void;
+  /**
+   * A mark under a row's name, e.g. Home's 'Delegated' with 'on behalf of <name>' (issue 15); null
+   * for a row without one.
+   */
+  nameMark?: (request: Row) => { tag: string; text: string } | null;
   'data-testid'?: string;
 };
 
@@ -35,12 +41,45 @@ export function RequestsTable<Row extends RequestsTableRow>({
   emptyText = 'No requests found!',
   onPreview,
   onOpen,
+  nameMark,
   'data-testid': testId,
 }: RequestsTableProps<Row>) {
   const isMobile = useIsMobile();
 
   const columns: TableColumnsType<Row> = [
-    { title: 'NAME', dataIndex: 'request_owner_name', key: 'name', ellipsis: true },
+    {
+      title: 'NAME',
+      dataIndex: 'request_owner_name',
+      key: 'name',
+      ellipsis: true,
+      render: (name: string, request) => {
+        const label = isMobile ? (
+          <RowOpenButton onOpen={() => onOpen(request)}>{name}</RowOpenButton>
+        ) : (
+          name
+        );
+        const mark = nameMark?.(request);
+        if (!mark) return label;
+        return (
+          <>
+            {label}
+            <div
+              style={{
+                marginTop: 2,
+                fontSize: 12,
+                color: 'var(--text-secondary)',
+                // On phones the mark wraps under the name, so amount and status stay in view.
+                ...(isMobile ? { maxWidth: 150, whiteSpace: 'normal' } : {}),
+              }}
+              data-testid="name-mark"
+            >
+              <Tag color="purple">{mark.tag}</Tag>
+              {mark.text}
+            </div>
+          </>
+        );
+      },
+    },
     {
       title: 'PURPOSE',
       dataIndex: 'purpose',

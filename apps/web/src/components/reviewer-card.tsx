@@ -12,7 +12,18 @@ export type ReviewerCardReview = {
   comments: string;
   status: string;
   reviewed_at: string | null;
+  /** The delegator a delegate answered for (issue 15); a retirement review has none. */
+  on_behalf_of?: { name: string } | null;
 };
+
+/**
+ * Who answered a step: the reviewer, or for a delegate's answer "<reviewer> on behalf of
+ * <delegator>" (issue 15: the review records both names).
+ */
+export function answeredByText(review: Pick<ReviewerCardReview, 'reviewer_name' | 'on_behalf_of'>) {
+  const name = review.reviewer_name ?? '';
+  return review.on_behalf_of ? `${name} on behalf of ${review.on_behalf_of.name}` : name;
+}
 
 type ReviewerCardProps = {
   review: ReviewerCardReview;
@@ -34,7 +45,7 @@ export function ReviewerCard({ review, statusLabel, extra }: ReviewerCardProps) 
     >
       <Flex vertical gap={4}>
         <Typography.Text strong>{review.reviewer_title}</Typography.Text>
-        <Typography.Text>{review.reviewer_name ?? ''}</Typography.Text>
+        <Typography.Text data-testid="reviewer-name">{answeredByText(review)}</Typography.Text>
         {review.reviewed_at ? (
           <Typography.Text type="secondary">{formatDate(review.reviewed_at)}</Typography.Text>
         ) : null}

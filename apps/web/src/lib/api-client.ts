@@ -35,7 +35,54 @@ export type ApiRequestOptions<T> = {
   signal?: AbortSignal;
   /** Parses the answer; without it the body is returned as `unknown`. */
   schema?: z.ZodType<T>;
+  /**
+   * A write that creates or decides something (issue 14): it carries one Idempotency-Key, and a
+   * dropped connection or a gateway error is retried with that key, so the server makes the write
+   * once however many tries reach it.
+   */
+  idempotent?: boolean;
 };
+
+/** Waits before each retry of an idempotent write; then the error stands. */
+const retryDelaysMs = [500, 1500, 3500];
+
+/** Statuses a load balancer answers while a server process restarts. */
+const gatewayStatuses = new Set([502, 503, 504]);
+
+/** 128 random bits in hex; crypto.getRandomValues, unlike randomUUID, works on plain http too. */
+function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+}
+
+/** fetch, retried for an idempotent write while the connection drops or a gateway fails. */
+async function fetchWithRetries(
+  url: string,
+  init: RequestInit,
+  isIdempotent: boolean,
+): Promise<Response> {
+  for (let attempt = 0; ; attempt += 1) {
+    const delay = isIdempotent ? retryDelaysMs[attempt] : undefined;
+    try {
+      const response = await fetch(url, init);
+      if (delay === undefined || !gatewayStatuses.has(response.status)) return response;
+    } catch (error) {
+      // fetch rejects with a TypeError when the connection fails; an abort is the caller's wish.
+      if (delay === undefined || !(error instanceof TypeError) || init.signal?.aborted) throw error;
+    }
+    await wait(delay, init.signal ?? undefined);
+  }
+}
 
 let handleUnauthorized: (() => void) | null = null;
 
@@ -78,13 +125,19 @@ export async function apiRequest<T = unknown>(
   }
   const hasBody = options.body !== undefined;
   if (hasBody) headers.set('Content-Type', 'application/json');
+  const isIdempotent = options.idempotent === true;
+  if (isIdempotent) headers.set('Idempotency-Key', newIdempotencyKey());
 
-  const response = await fetch(buildUrl(path, options.query), {
-    method: options.method ?? 'GET',
-    headers,
-    body: hasBody ? JSON.stringify(options.body) : undefined,
-    signal: options.signal,
-  });
+  const response = await fetchWithRetries(
+    buildUrl(path, options.query),
+    {
+      method: options.method ?? 'GET',
+      headers,
+      body: hasBody ? JSON.stringify(options.body) : undefined,
+      signal: options.signal,
+    },
+    isIdempotent,
+  );
 
   const text = response.status === 204 ? '' : await response.text();
   if (!okStatuses.has(response.status)) {

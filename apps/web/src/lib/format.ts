@@ -1,5 +1,6 @@
 import dayjs from 'dayjs';
 import localizedFormat from 'dayjs/plugin/localizedFormat';
+import './dayjs-locale.ts';
 
 dayjs.extend(localizedFormat);
 

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { io } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { setRealtimeStatus } from './realtime-status.ts';
 import { readToken } from './storage.ts';
 
@@ -45,74 +45,99 @@ export function useRealtime(
   useEffect(() => {
     if (!userId) return;
     setRealtimeStatus('connecting');
-    const socket = io({
-      path: '/socket.io',
-      // A function, so every reconnect sends the freshest token.
-      auth: (send) => send({ token: readToken() ?? '' }),
-      ...reconnectOptions,
-    });
-    socket.on('update_user', (payload: UserEvent) => {
-      if (payload?.user_id === userId) onUpdatedRef.current();
-      void queryClient.invalidateQueries({ queryKey: ['users'] });
-    });
+    let socket: Socket | null = null;
     let refusals = 0;
     let isClosed = false;
     function checkSession() {
       void onDisconnectRef.current().then((isSignedIn) => {
         if (isSignedIn && !isClosed && refusals < maxRefusals) {
           setRealtimeStatus('reconnecting');
-          socket.connect();
+          socket?.connect();
         } else if (!isClosed) setRealtimeStatus('offline');
       });
     }
     // `socket.active`: the client will retry by itself, so the header says reconnecting.
     function showRetrying() {
-      setRealtimeStatus(socket.active && navigator.onLine ? 'reconnecting' : 'offline');
+      setRealtimeStatus(socket?.active && navigator.onLine ? 'reconnecting' : 'offline');
     }
-    socket.on('connect', () => {
-      refusals = 0;
-      setRealtimeStatus('connected');
-    });
-    // 'io server disconnect' is the server's own doing (a deleted user, an ended session); a
-    // restart or a lost network says otherwise and reconnects by itself.
-    socket.on('disconnect', (reason) => {
-      showRetrying();
-      if (reason === 'io server disconnect') checkSession();
-    });
-    socket.on('connect_error', (error) => {
-      showRetrying();
-      if (socket.active || error.message !== refusedMessage) return;
-      refusals += 1;
-      checkSession();
-    });
-    // A request's status also shows in a budget's list of requests and decides which requests
-    // await retirement, and not every change of status moves a budget (no budget_updated).
-    socket.on('request_updated', () => {
-      void queryClient.invalidateQueries({ queryKey: ['requests'] });
-      void queryClient.invalidateQueries({ queryKey: ['retirements'] });
-      void queryClient.invalidateQueries({ queryKey: ['budgets'] });
-    });
-    socket.on('retirement_updated', () => {
-      void queryClient.invalidateQueries({ queryKey: ['retirements'] });
-      void queryClient.invalidateQueries({ queryKey: ['requests'] });
-    });
-    socket.on('budget_updated', () => {
-      void queryClient.invalidateQueries({ queryKey: ['budgets'] });
-    });
+    // Issue 13: socket.io is fetched once someone is signed in, never with the sign-in page, and
+    // once the page has been drawn (the first idle moment, 2 s at most): the lists it keeps fresh
+    // are fetched fresh with the page anyway.
+    function connect() {
+      import('socket.io-client')
+        .then(({ io }) => {
+          if (isClosed) return;
+          const connection = io({
+            path: '/socket.io',
+            // A function, so every reconnect sends the freshest token.
+            auth: (send) => send({ token: readToken() ?? '' }),
+            // Several server processes accept WebSocket only (docs/decisions/0016): a refused
+            // long-polling start goes on to WebSocket instead of failing.
+            tryAllTransports: true,
+            ...reconnectOptions,
+          });
+          socket = connection;
+          connection.on('update_user', (payload: UserEvent) => {
+            if (payload?.user_id === userId) onUpdatedRef.current();
+            void queryClient.invalidateQueries({ queryKey: ['users'] });
+          });
+          connection.on('connect', () => {
+            refusals = 0;
+            setRealtimeStatus('connected');
+          });
+          // 'io server disconnect' is the server's own doing (a deleted user, an ended session); a
+          // restart or a lost network says otherwise and reconnects by itself.
+          connection.on('disconnect', (reason) => {
+            showRetrying();
+            if (reason === 'io server disconnect') checkSession();
+          });
+          connection.on('connect_error', (error) => {
+            showRetrying();
+            if (connection.active || error.message !== refusedMessage) return;
+            refusals += 1;
+            checkSession();
+          });
+          // A request's status also shows in a budget's list of requests and decides which requests
+          // await retirement, and not every change of status moves a budget (no budget_updated).
+          connection.on('request_updated', () => {
+            void queryClient.invalidateQueries({ queryKey: ['requests'] });
+            void queryClient.invalidateQueries({ queryKey: ['retirements'] });
+            void queryClient.invalidateQueries({ queryKey: ['budgets'] });
+          });
+          connection.on('retirement_updated', () => {
+            void queryClient.invalidateQueries({ queryKey: ['retirements'] });
+            void queryClient.invalidateQueries({ queryKey: ['requests'] });
+          });
+          connection.on('budget_updated', () => {
+            void queryClient.invalidateQueries({ queryKey: ['budgets'] });
+          });
+        })
+        // Its code could not be fetched (offline): no live updates until the page is reloaded.
+        .catch(() => {
+          if (!isClosed) setRealtimeStatus('offline');
+        });
+    }
+    const idle =
+      typeof window.requestIdleCallback === 'function'
+        ? window.requestIdleCallback(connect, { timeout: 2000 })
+        : null;
+    const timer = idle === null ? window.setTimeout(connect, 0) : null;
     function handleOffline() {
       setRealtimeStatus('offline');
     }
     function handleOnline() {
-      if (!socket.connected) showRetrying();
+      if (socket && !socket.connected) showRetrying();
     }
     window.addEventListener('offline', handleOffline);
     window.addEventListener('online', handleOnline);
     return () => {
       isClosed = true;
+      if (idle !== null) window.cancelIdleCallback(idle);
+      if (timer !== null) window.clearTimeout(timer);
       window.removeEventListener('offline', handleOffline);
       window.removeEventListener('online', handleOnline);
-      socket.removeAllListeners();
-      socket.disconnect();
+      socket?.removeAllListeners();
+      socket?.disconnect();
       setRealtimeStatus('offline');
     };
   }, [userId, queryClient]);

@@ -17,12 +17,12 @@ import { FullScreenLoader } from '../components/full-screen-loader.tsx';
 import { ApiError, apiRequest, setUnauthorizedHandler } from './api-client.ts';
 import { signInHref } from './next-path.ts';
 import { useRealtime } from './realtime.ts';
+import { storageKeys } from './storage-keys.ts';
 import {
   clearSession,
   readMode,
   readToken,
   readUser,
-  storageKeys,
   writeMode,
   writeSession,
   type Mode,
@@ -65,6 +65,21 @@ export function validateToken(): Promise<AuthResponse> {
   return apiRequest('users/validate-token', { schema: authResponse });
 }
 
+/** The cold-start validation begun by `startColdStartValidation`, until SessionProvider takes it. */
+let coldStart: Promise<AuthResponse> | null = null;
+
+/**
+ * Starts validating a stored token as the app starts (main.tsx), while the first page's code is
+ * still loading, rather than once the router has loaded and rendered it (issue 13: Home's LCP).
+ * SessionProvider takes up the answer; the full-screen loader shows until then (spec §4).
+ */
+export function startColdStartValidation(): void {
+  if (!readToken()) return;
+  coldStart = validateToken();
+  // Handled where SessionProvider awaits it; not an unhandled rejection meanwhile.
+  coldStart.catch(() => undefined);
+}
+
 /**
  * Holds the signed-in user. At cold start a stored token is validated behind a full-screen loader;
  * a rejection logs out and goes to / (spec §4). Must sit inside the router.
@@ -101,28 +116,33 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setState({ token: auth.token, user: auth.user, status: 'fulfilled', hasSignedOut: false });
   }, []);
 
-  const revalidate = useCallback(async () => {
-    try {
-      signIn(await validateToken());
-    } catch (error) {
-      if (error instanceof ApiError) {
-        endSession('rejected');
-        return;
+  const revalidate = useCallback(
+    async (pending?: Promise<AuthResponse>) => {
+      try {
+        signIn(await (pending ?? validateToken()));
+      } catch (error) {
+        if (error instanceof ApiError) {
+          endSession('rejected');
+          return;
+        }
+        // No answer at all (offline): keep the stored session rather than sign out a user who is
+        // merely disconnected; the next answered call decides.
+        const token = readToken();
+        const user = readUser();
+        if (token && user) setState({ token, user, status: 'fulfilled', hasSignedOut: false });
+        else endSession('rejected');
       }
-      // No answer at all (offline): keep the stored session rather than sign out a user who is
-      // merely disconnected; the next answered call decides.
-      const token = readToken();
-      const user = readUser();
-      if (token && user) setState({ token, user, status: 'fulfilled', hasSignedOut: false });
-      else endSession('rejected');
-    }
-  }, [endSession, signIn]);
+    },
+    [endSession, signIn],
+  );
 
   const hasStarted = useRef(false);
   useEffect(() => {
     if (hasStarted.current) return;
     hasStarted.current = true;
-    if (readToken()) void revalidate();
+    const pending = coldStart ?? undefined;
+    coldStart = null;
+    if (readToken()) void revalidate(pending);
   }, [revalidate]);
 
   useEffect(() => {

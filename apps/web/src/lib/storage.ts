@@ -1,7 +1,5 @@
 import { userResponse, type UserResponse } from '@imprest/domain/api/users.ts';
-
-/** Local storage keys: the session keeps the token and the user (spec §3, §9), plus the mode. */
-export const storageKeys = { token: 'token', user: 'user', mode: 'mode' } as const;
+import { storageKeys } from './storage-keys.ts';
 
 export type Mode = 'staff' | 'admin';
 

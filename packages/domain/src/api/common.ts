@@ -86,3 +86,20 @@ export const newPassword = z.string().superRefine((value, context) => {
   const problem = passwordProblem(value);
   if (problem) context.addIssue({ code: 'custom', message: problem });
 });
+
+/** How long a server keeps an Idempotency-Key's first answer (issue 14). */
+export const idempotencyKeyLifetimeHours = 24;
+
+/**
+ * The optional `Idempotency-Key` header of the writes that create or decide something (issue 14):
+ * a repeat with the same key and body gets the first answer back and changes nothing. Other
+ * headers pass through untouched.
+ */
+export const idempotencyHeaders = z.looseObject({
+  'idempotency-key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/, {
+      message: 'Idempotency-Key must be 1 to 255 visible ASCII characters, such as a UUID',
+    })
+    .optional(),
+});

@@ -226,8 +226,17 @@ export const pendingListQuery = z.object({
   per_page: z.coerce.number().int().min(1).max(maxPageSize).default(maxPageSize),
 });
 
+/**
+ * A request of a pending list: `delegated_from` names the delegator whose step it is when it waits
+ * for the caller only as their delegate (issue 15), null when it waits for the caller's own role.
+ */
+export const pendingItemResponse = requestItemResponse.extend({
+  delegated_from: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+});
+export type PendingItemResponse = z.infer<typeof pendingItemResponse>;
+
 export const pendingListResponse = z.object({
-  data: z.array(requestItemResponse),
+  data: z.array(pendingItemResponse),
   total: z.number().int(),
 });
 export type PendingListResponse = z.infer<typeof pendingListResponse>;

@@ -13,6 +13,11 @@ export const reviewResponse = z.object({
   reviewer_title: z.string(),
   reviewer_name: z.string().nullable(),
   reviewer_id: z.uuid().nullable(),
+  /**
+   * The delegator the reviewer answered for, when a delegate answered ("answered by reviewer_name
+   * on behalf of on_behalf_of.name", issue 15); null when the reviewer answered in their own right.
+   */
+  on_behalf_of: z.object({ id: z.uuid(), name: z.string() }).nullable(),
   /** Empty means not yet commented (spec §3). */
   comments: z.string(),
   status: z.enum(reviewStatuses),

@@ -4,6 +4,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { passwordResetTokens, users } from '../../db/schema.ts';
+import { recordAudit } from '../audit/record.ts';
 import { AppError } from '../../lib/errors.ts';
 import { queueEmail } from '../../lib/mailer.ts';
 import { assertWithinLimit, rateLimits } from '../../lib/rate-limit.ts';
@@ -97,6 +98,13 @@ export async function resetPassword(
       .set({ password_hash: passwordHash, modified_at: sql`now()` })
       .where(eq(users.id, user.id));
     await endSessionsOf(tx, user.id, 'password');
+    await recordAudit(tx, {
+      organizationId: user.organization_id,
+      actor: user,
+      action: 'auth.password_reset',
+      objectType: 'user',
+      objectId: user.id,
+    });
     return true;
   });
   if (!isDone) throw invalidLink();

@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { organizations, users } from '../../db/schema.ts';
 import type { Actor } from '../../lib/authenticate.ts';
+import { recordAudit } from '../audit/record.ts';
 import { AppError } from '../../lib/errors.ts';
 import { presentUser } from '../users/presenter.ts';
 import {
@@ -49,12 +50,29 @@ export async function authenticateUser(
   const user = await findUserByEmail(db, options.email);
   const isValid = await verifyPassword(user?.password_hash, options.password);
   if (!user || !isValid) {
-    await recordFailure(db, options.email, options.address);
+    await db.transaction(async (tx) => {
+      await recordFailure(tx, options.email, options.address);
+      // Whoever tried is unknown: the trail names the e-mail and, when it exists, the account.
+      await recordAudit(tx, {
+        organizationId: user?.organization_id ?? null,
+        actor: { id: null, fullname: options.email.slice(0, 254) },
+        action: 'auth.sign_in_failed',
+        objectType: 'user',
+        objectId: user?.id ?? null,
+      });
+    });
     throw new AppError('unauthorized', 'Invalid credentials');
   }
   const session = await db.transaction(async (tx) => {
     await clearFailures(tx, options.email, options.address);
     await touchLastLoggedIn(tx, user.id);
+    await recordAudit(tx, {
+      organizationId: user.organization_id,
+      actor: user,
+      action: 'auth.signed_in',
+      objectType: 'user',
+      objectId: user.id,
+    });
     return startSession(tx, user.id);
   });
   const fresh = (await findUserById(db, user.id)) ?? user;
@@ -155,6 +173,13 @@ export async function changeOwnPassword(
       .set({ password_hash: passwordHash, modified_at: sql`now()` })
       .where(eq(users.id, actor.id));
     await endSessionsOf(tx, actor.id, 'password');
+    await recordAudit(tx, {
+      organizationId: actor.organization_id,
+      actor,
+      action: 'auth.password_changed',
+      objectType: 'user',
+      objectId: actor.id,
+    });
     return startSession(tx, actor.id);
   });
   context.events.endSessions(actor.id);

@@ -1,3 +1,5 @@
+import { changesBetween, type AuditAction } from '@imprest/domain/audit.ts';
+import { recordAudit } from '../audit/record.ts';
 import type { BudgetChangeAction } from '@imprest/domain/budgets.ts';
 import type { BudgetSnapshot } from '@imprest/domain/api/budgets.ts';
 import { and, asc, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
@@ -44,6 +46,18 @@ export async function findBudgetByCode(
 }
 
 /** Number of requests on a budget (see requestCountQuery). */
+/** A budget of an organisation by id, without totals. */
+export async function findBudgetById(
+  db: Executor,
+  options: { organizationId: string; id: string },
+): Promise<BudgetRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(budgets)
+    .where(and(eq(budgets.organization_id, options.organizationId), eq(budgets.id, options.id)));
+  return row;
+}
+
 export async function countBudgetRequests(db: Executor, budgetId: string): Promise<number> {
   const [row] = await requestCountQuery(db, budgetId);
   return row?.total ?? 0;
@@ -282,4 +296,25 @@ export async function recordBudgetChange(
     before: change.before,
     after: change.after,
   });
+  await recordAudit(tx, {
+    organizationId: change.organizationId,
+    actor: change.actor,
+    action: budgetAuditActions[change.action],
+    objectType: 'budget',
+    objectId: change.budgetId,
+    changes: changesBetween<BudgetSnapshot>(
+      change.before,
+      change.after,
+      Object.keys(change.after ?? change.before ?? {}) as (keyof BudgetSnapshot & string)[],
+    ),
+  });
 }
+
+/** The budget changelog's actions in the audit trail's words (issue 15). */
+const budgetAuditActions = {
+  create: 'budget.created',
+  edit: 'budget.updated',
+  archive: 'budget.archived',
+  reactivate: 'budget.reactivated',
+  delete: 'budget.deleted',
+} as const satisfies Record<BudgetChangeAction, AuditAction>;

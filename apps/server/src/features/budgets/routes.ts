@@ -1,3 +1,4 @@
+import { idempotencyHeaders } from '@imprest/domain/api/common.ts';
 import {
   balanceQuery,
   balanceResponse,
@@ -132,10 +133,12 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/budget',
       {
+        config: { isIdempotent: true },
         schema: {
           tags,
           summary: 'Create a budget (finance); the server computes the code',
           security,
+          headers: idempotencyHeaders,
           body: createBudgetRequest,
           response: {
             201: budgetMutationResponse,

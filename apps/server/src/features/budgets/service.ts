@@ -52,6 +52,7 @@ import {
   budgetRequests,
   countBudgetRequests,
   deleteBudgetRow,
+  findBudgetById,
   findBudgetByCode,
   insertBudget,
   listActiveBudgets,
@@ -109,6 +110,20 @@ async function visibleBudget(
   if (!budget) throw new AppError('not_found', `No budget with code ${code} was found.`);
   authorizeBudget(actor, action, budget);
   return budget;
+}
+
+/** Refuses a budget the actor may not read, as its detail page would (the audit history). */
+export async function assertBudgetReadable(
+  context: AppContext,
+  options: { actor: Actor; id: string },
+): Promise<void> {
+  authorizeBudget(options.actor, 'read');
+  const budget = await findBudgetById(context.db, {
+    organizationId: options.actor.organization_id,
+    id: options.id,
+  });
+  if (!budget) throw new AppError('not_found', 'No such budget was found.');
+  authorizeBudget(options.actor, 'read', budget);
 }
 
 /** One page of the budgets the actor may see (spec §6 department rule, enforced here). */

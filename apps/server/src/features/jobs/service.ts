@@ -6,6 +6,7 @@ import { overdueBefore } from '@imprest/domain/retirements.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import type { Actor } from '../../lib/authenticate.ts';
+import { recordAudit, type AuditEvent } from '../audit/record.ts';
 import { AppError } from '../../lib/errors.ts';
 import { notifyAccountLock } from '../notifications/service.ts';
 import { canRunLockJob } from './policy.ts';
@@ -65,7 +66,12 @@ export async function applyLockRules(
  */
 export async function lockOverdueUsers(
   context: AppContext,
-  options: { asOf: string; organizationId?: string },
+  options: {
+    asOf: string;
+    organizationId?: string;
+    /** The director who ran it now; the midnight run is the system's. */
+    actor?: { id: string; fullname: string };
+  },
 ): Promise<LockOverdueResponse> {
   const run = await context.db.transaction(async (tx) => {
     const changes = await applyLockRules(tx, options);
@@ -78,6 +84,19 @@ export async function lockOverdueUsers(
       userIds: changes.unlocked.map((user) => user.id),
       isLocked: false,
     });
+    const lockChange = (user: ChangedUser, isLocked: boolean): AuditEvent => ({
+      organizationId: user.organization_id,
+      actor: options.actor ?? null,
+      action: isLocked ? 'user.locked' : 'user.unlocked',
+      objectType: 'user',
+      objectId: user.id,
+      changes: { is_locked: { from: !isLocked, to: isLocked } },
+    });
+    await recordAudit(
+      tx,
+      ...changes.locked.map((user) => lockChange(user, true)),
+      ...changes.unlocked.map((user) => lockChange(user, false)),
+    );
     return changes;
   });
   for (const user of [...run.locked, ...run.unlocked]) {
@@ -102,6 +121,7 @@ export async function runLockJobNow(
   return lockOverdueUsers(context, {
     asOf: asOf ?? todayIn(context.config.orgTimezone),
     organizationId: actor.organization_id,
+    actor,
   });
 }
 

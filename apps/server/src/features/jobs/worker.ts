@@ -49,6 +49,27 @@ export async function createQueues(boss: PgBoss, emailRetry: EmailRetry): Promis
 }
 
 /**
+ * Installs pg-boss's schema and queues on a database the way a server start does, without running
+ * a worker: for a database that services write jobs to before any server has started on it (the
+ * test set-up's template, a restore, a benchmark's seeded database; docs/decisions/0011).
+ */
+export async function installJobQueues(url: string): Promise<void> {
+  const boss = new PgBoss({
+    connectionString: url,
+    schema: jobSchema,
+    max: 1,
+    supervise: false,
+    schedule: false,
+  });
+  await boss.start();
+  try {
+    await createQueues(boss, defaultEmailRetry);
+  } finally {
+    await boss.stop({ graceful: false, wait: true });
+  }
+}
+
+/**
  * Held while a process installs pg-boss and creates its queues: two processes creating the same
  * queue at once can deadlock in pg-boss's DDL (seen in worker.test.ts), so they take turns.
  */

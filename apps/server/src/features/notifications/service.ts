@@ -10,10 +10,14 @@ import {
   type NotificationKind,
 } from '@imprest/domain/notifications.ts';
 import { retirementEscalationDays, retirementGraceDays } from '@imprest/domain/constants.ts';
+import { canActAsDelegate } from '@imprest/domain/delegations.ts';
+import { todayIn } from '@imprest/domain/requests.ts';
 import { addDays } from '@imprest/domain/retirements.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { queueEmails, type Email } from '../../lib/mailer.ts';
+import { findActingDelegates, type ActingDelegate } from '../delegations/queries.ts';
+import { findAnsweringReviewers } from '../reviews/queries.ts';
 import {
   currentTransactionId,
   findLockReasons,
@@ -107,26 +111,75 @@ async function reviewerNotices(
     roles,
     exceptUserId: options.ownerId,
   });
+  // Delegation covers request steps only (docs/decisions/0019).
+  const delegates =
+    subject === 'request'
+      ? await delegatesToTell(context, tx, { notice, roles, ownerId: options.ownerId })
+      : [];
   return steps.flatMap(({ step, kind }) => {
     const role = notice.chain.find((link) => link.step === step)?.role;
-    return people
-      .filter((person) => person.role === role)
-      .map((recipient) => ({
+    const holders = people.filter((person) => person.role === role);
+    // One e-mail a person: someone who holds the role, or acts for two delegators, hears once.
+    const told = new Set(holders.map((person) => person.id));
+    const acting = delegates.filter((delegate) => {
+      if (delegate.delegator_role !== role || told.has(delegate.id)) return false;
+      told.add(delegate.id);
+      return true;
+    });
+    const email = (recipientName: string, onBehalfOfName: string | null) =>
+      reviewRequestedEmail({
+        appUrl: context.config.appUrl,
+        facts: factsOf(notice),
+        recipientName,
+        subject,
+        step,
+        role: role ?? '',
+        isUpcoming: kind === 'review_upcoming',
+        amountSpent: 'amountSpent' in notice ? notice.amountSpent : null,
+        onBehalfOfName,
+      });
+    return [
+      ...holders.map((recipient) => ({
         recipient,
         kind,
         key: options.keyOf(step, kind, recipient.id),
-        email: reviewRequestedEmail({
-          appUrl: context.config.appUrl,
-          facts: factsOf(notice),
-          recipientName: recipient.fullname,
-          subject,
-          step,
-          role: role ?? '',
-          isUpcoming: kind === 'review_upcoming',
-          amountSpent: 'amountSpent' in notice ? notice.amountSpent : null,
-        }),
-      }));
+        email: email(recipient.fullname, null),
+      })),
+      ...acting.map((delegate) => ({
+        recipient: delegate,
+        kind,
+        key: options.keyOf(step, kind, delegate.id),
+        email: email(delegate.fullname, delegate.delegator_name),
+      })),
+    ];
   });
+}
+
+/**
+ * The delegates who act today for a delegator holding one of `roles` (issue 15), as the review
+ * rules let them: unlocked reviewers, neither they nor that delegator owning the request, and not
+ * someone who already answered a step of it (one person, one step).
+ */
+async function delegatesToTell(
+  context: AppContext,
+  tx: Executor,
+  options: { notice: RequestNotice | RetirementNotice; roles: string[]; ownerId: string },
+): Promise<ActingDelegate[]> {
+  const { notice, ownerId } = options;
+  const delegates = await findActingDelegates(tx, {
+    organizationId: notice.organizationId,
+    roles: options.roles,
+    today: todayIn(context.config.orgTimezone),
+  });
+  if (delegates.length === 0) return [];
+  const answered = new Set(await findAnsweringReviewers(tx, notice.id));
+  return delegates.filter(
+    (delegate) =>
+      canActAsDelegate(delegate) &&
+      delegate.id !== ownerId &&
+      delegate.delegator_id !== ownerId &&
+      !answered.has(delegate.id),
+  );
 }
 
 async function ownerNotice(

@@ -145,10 +145,13 @@ export function reviewRequestedEmail(options: {
   role: string;
   isUpcoming: boolean;
   amountSpent?: string | null;
+  /** The delegator the recipient reviews for, as their delegate (issue 15). */
+  onBehalfOfName?: string | null;
 }): RenderedEmail {
   const { facts, subject, step } = options;
   const what = subject === 'request' ? 'request' : 'retirement';
-  const position = `${reviewerTitle(step)} (${roleLabel(options.role)})`;
+  const delegator = options.onBehalfOfName;
+  const position = `${reviewerTitle(step)} (${roleLabel(options.role)})${delegator ? `, on behalf of ${delegator}, who named you their delegate` : ''}`;
   const url = link(
     options.appUrl,
     subject === 'request'

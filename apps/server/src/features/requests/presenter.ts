@@ -1,4 +1,5 @@
 import type {
+  PendingItemResponse,
   RequestItemResponse,
   RequestResponse,
   VersionHistoryEntry,
@@ -51,6 +52,14 @@ export function presentRequestItem(row: RequestRecord): RequestItemResponse {
     created_at: isoRequired(row.created_at),
     modified_at: isoRequired(row.modified_at),
   };
+}
+
+/** A request of a pending list, marked with the delegator whose step it is (issue 15), or null. */
+export function presentPendingItem(
+  row: RequestRecord,
+  delegatedFrom: { id: string; name: string } | null,
+): PendingItemResponse {
+  return { ...presentRequestItem(row), delegated_from: delegatedFrom };
 }
 
 /** One entry of a request's version history. */

@@ -17,7 +17,14 @@ import {
 } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
-import { budgets, requests, requestStatusCounts, retirements, users } from '../../db/schema.ts';
+import {
+  budgets,
+  requests,
+  requestStatusCounts,
+  retirements,
+  reviews,
+  users,
+} from '../../db/schema.ts';
 import type { BudgetRow } from '../budgets/ledger.ts';
 
 export type RequestRow = typeof requests.$inferSelect;
@@ -391,27 +398,66 @@ export async function countOwnerRequests(
   return row ?? { pending: 0, approved: 0, rejected: 0, total: 0 };
 }
 
+/** A role a delegate answers for one delegator (issue 15): not on that delegator's own requests. */
+export type PendingGrant = { role: string; delegatorId: string };
+
 /**
- * Newest versions awaiting review whose first pending step is a role's, except one owner's own
- * (the caller's), oldest first. next_reviewer_role is set only while a request awaits review, so
- * requests_next_reviewer_idx serves the filter and the order.
+ * Newest versions awaiting review whose first pending step is the caller's role, except the
+ * caller's own, oldest first; and, for a delegate, those whose step is the role of one of their
+ * active delegators, except that delegator's own and those with a step the caller already
+ * answered (one person answers one step; issue 15, docs/decisions/0019). next_reviewer_role is
+ * set only while a request awaits review, so requests_next_reviewer_idx serves the filter and the
+ * order; without grants the statement is the plain role list.
  */
 export async function listPendingForRole(
   db: Executor,
   options: {
     organizationId: string;
     role: string;
+    /** The caller: never their own requests. */
     excludeOwnerId: string;
+    grants?: readonly PendingGrant[];
     page: number;
     perPage: number;
   },
 ): Promise<{ rows: RequestRecord[]; total: number }> {
+  const callerId = options.excludeOwnerId;
+  const grants = options.grants ?? [];
+  const ownRole = eq(requests.next_reviewer_role, options.role);
+  const waitingFor =
+    grants.length === 0
+      ? ownRole
+      : or(
+          ownRole,
+          and(
+            or(
+              ...grants.map((grant) =>
+                and(
+                  eq(requests.next_reviewer_role, grant.role),
+                  ne(requests.request_owner_id, grant.delegatorId),
+                ),
+              ),
+            ),
+            notExists(
+              db
+                .select({ one: sql`1` })
+                .from(reviews)
+                .where(
+                  and(
+                    eq(reviews.request_id, requests.id),
+                    eq(reviews.reviewer_id, callerId),
+                    ne(reviews.status, 'pending'),
+                  ),
+                ),
+            ),
+          ),
+        );
   const where = and(
     eq(requests.organization_id, options.organizationId),
     eq(requests.is_latest, true),
-    eq(requests.next_reviewer_role, options.role),
+    waitingFor,
     inArray(requests.current_status, ['pending', 'on_progress']),
-    ne(requests.request_owner_id, options.excludeOwnerId),
+    ne(requests.request_owner_id, callerId),
   );
   const [rows, [count]] = await Promise.all([
     db

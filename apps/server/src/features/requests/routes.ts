@@ -1,3 +1,4 @@
+import { idempotencyHeaders } from '@imprest/domain/api/common.ts';
 import {
   createRequestRequest,
   downloadParams,
@@ -37,10 +38,12 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/requests',
       {
+        config: { isIdempotent: true },
         schema: {
           tags: ['requests'],
           summary: 'Submit a request; its amount is reserved on the budget',
           security,
+          headers: idempotencyHeaders,
           body: createRequestRequest,
           response: {
             201: requestResponse,
@@ -57,10 +60,12 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/requests/request/request-edit',
       {
+        config: { isIdempotent: true },
         schema: {
           tags: ['requests'],
           summary: 'Resubmit a request returned for edits as its next version (owner)',
           security,
+          headers: idempotencyHeaders,
           body: resubmitRequestRequest,
           response: {
             201: requestResponse,
@@ -143,7 +148,8 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['requests'],
-          summary: 'Requests whose next review is your role, except your own',
+          summary:
+            'Requests whose next review is your role (or a delegator’s, marked), except your own',
           security,
           params: pendingListParams,
           querystring: pendingListQuery,

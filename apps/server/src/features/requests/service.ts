@@ -1,3 +1,4 @@
+import { changesBetween } from '@imprest/domain/audit.ts';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type {
@@ -13,11 +14,19 @@ import { approvalRowFor } from '@imprest/domain/approval-matrix.ts';
 import { roleLabels, type Role } from '@imprest/domain/enums.ts';
 import { fitsMoney, rateFor, toBaseAmount } from '@imprest/domain/exchange-rates.ts';
 import { messages } from '@imprest/domain/messages.ts';
-import { expenditureDay, isBeforeToday, nextReviewerRole } from '@imprest/domain/requests.ts';
+import { canActAsDelegate, delegatorFor } from '@imprest/domain/delegations.ts';
+import {
+  expenditureDay,
+  isBeforeToday,
+  nextReviewerRole,
+  todayIn,
+} from '@imprest/domain/requests.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor, Transaction } from '../../db/client.ts';
 import type { Actor } from '../../lib/authenticate.ts';
+import { recordAudit } from '../audit/record.ts';
 import { AppError } from '../../lib/errors.ts';
+import { findGrantsOf } from '../delegations/queries.ts';
 import { checkAttachments } from '../files/service.ts';
 import { loadApprovalMatrix } from '../approval-matrix/queries.ts';
 import { budgetHasRoom, lockBudget, type BudgetRow } from '../budgets/ledger.ts';
@@ -39,7 +48,7 @@ import {
   canSeeUserRequests,
   canSubmitRequest,
 } from './policy.ts';
-import { presentRequest, presentRequestItem } from './presenter.ts';
+import { presentPendingItem, presentRequest, presentRequestItem } from './presenter.ts';
 import {
   countOwnerRequests,
   findBudgetByCode,
@@ -207,6 +216,34 @@ async function placeRequest(
     requestId: id,
     roles: row.user_role,
     titleOf: (role) => roleLabels[role],
+  });
+  await recordAudit(tx, {
+    organizationId,
+    actor,
+    action: previous ? 'request.resubmitted' : 'request.submitted',
+    objectType: 'request',
+    objectId: id,
+    changes: changesBetween<Record<string, unknown>>(
+      previous ? { version: previous.version } : null,
+      {
+        version: previous ? previous.version + 1 : 1,
+        amount_requested: input.amount_requested.toFixed(2),
+        amount_currency: input.amount_currency,
+        budget_code: budget.code,
+        purpose: input.purpose,
+        name_of_establishment: input.name_of_establishment,
+        expenditure_date: options.day,
+      },
+      [
+        'version',
+        'amount_requested',
+        'amount_currency',
+        'budget_code',
+        'purpose',
+        'name_of_establishment',
+        'expenditure_date',
+      ],
+    ),
   });
   return { id, budgetCode: budget.code };
 }
@@ -392,7 +429,10 @@ export async function summarizeRequests(
   };
 }
 
-/** Requests whose next review is the caller's role, except the caller's own (spec §2 Home). */
+/**
+ * Requests whose next review is the caller's role, except the caller's own (spec §2 Home); for a
+ * delegate also their active delegators' steps, each marked `delegated_from` (issue 15).
+ */
 export async function listPendingRequests(
   context: AppContext,
   options: { actor: Actor; role: Role; userId: string; page: number; perPage: number },
@@ -401,14 +441,41 @@ export async function listPendingRequests(
   if (options.role !== actor.role || options.userId !== actor.id) {
     throw new AppError('forbidden', 'You can only list the requests waiting for your own role.');
   }
+  const organizationId = actor.organization_id;
+  const today = todayIn(context.config.orgTimezone);
+  const grants = canActAsDelegate(actor)
+    ? (await findGrantsOf(context.db, { organizationId, delegateId: actor.id, today }))
+        // Steps of the caller's own role are theirs in their own right.
+        .filter((grant) => grant.delegator_role !== actor.role)
+    : [];
   const { rows, total } = await listPendingForRole(context.db, {
-    organizationId: actor.organization_id,
+    organizationId,
     role: actor.role,
     excludeOwnerId: actor.id,
+    grants: grants.map((grant) => ({
+      role: grant.delegator_role,
+      delegatorId: grant.delegator_id,
+    })),
     page: options.page,
     perPage: options.perPage,
   });
-  return { data: rows.map(presentRequestItem), total };
+  return {
+    data: rows.map((row) =>
+      presentPendingItem(
+        row,
+        row.next_reviewer_role === actor.role
+          ? null
+          : delegatorFor({
+              actor,
+              stepRole: row.next_reviewer_role ?? '',
+              ownerId: row.request_owner_id,
+              grants,
+              today,
+            }),
+      ),
+    ),
+    total,
+  };
 }
 
 /** A spreadsheet of requests named after the user, streamed as it is written (spec §9). */

@@ -1,3 +1,4 @@
+import { idempotencyHeaders } from '@imprest/domain/api/common.ts';
 import { requestResponse } from '@imprest/domain/api/requests.ts';
 import {
   attachRetirementRequest,
@@ -36,11 +37,13 @@ export function retirementRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/retirement/attach-retirement',
       {
+        config: { isIdempotent: true },
         schema: {
           tags: ['retirements'],
           summary:
             'Attach a pending retirement to an approved request (finance); answers the request',
           security,
+          headers: idempotencyHeaders,
           body: attachRetirementRequest,
           response: {
             201: requestResponse,
@@ -57,10 +60,12 @@ export function retirementRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/retirement/user-submit',
       {
+        config: { isIdempotent: true },
         schema: {
           tags: ['retirements'],
           summary: 'Submit a pending retirement for review (owner, even when locked)',
           security,
+          headers: idempotencyHeaders,
           body: submitRetirementRequest,
           response: {
             200: retirementResponse,
@@ -75,10 +80,12 @@ export function retirementRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/retirement/review',
       {
+        config: { isIdempotent: true },
         schema: {
           tags: ['retirements'],
           summary: "Approve or reject the first pending step of a retirement's review round",
           security,
+          headers: idempotencyHeaders,
           body: reviewRetirementRequest,
           response: {
             200: retirementResponse,

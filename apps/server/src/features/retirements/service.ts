@@ -1,3 +1,4 @@
+import { changesBetween } from '@imprest/domain/audit.ts';
 import type { Readable } from 'node:stream';
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
 import type {
@@ -26,6 +27,7 @@ import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { sqlState, sqlStateOf } from '../../lib/database-errors.ts';
+import { recordAudit } from '../audit/record.ts';
 import { AppError } from '../../lib/errors.ts';
 import { checkAttachments } from '../files/service.ts';
 import { lockRequest } from '../requests/queries.ts';
@@ -121,6 +123,22 @@ export async function attachRetirement(
         created_by: actor.id,
       });
       await notifyRetirementAttached(context, tx, { retirementId: attached.id });
+      await recordAudit(tx, {
+        organizationId,
+        actor,
+        action: 'retirement.attached',
+        objectType: 'retirement',
+        objectId: attached.id,
+        changes: changesBetween(
+          null,
+          {
+            request_id: attached.request_id,
+            amount_received: attached.amount_received,
+            due_date: attached.due_date,
+          },
+          ['request_id', 'amount_received', 'due_date'],
+        ),
+      });
       return attached;
     })
     .catch(rethrowDuplicateRetirement);
@@ -253,6 +271,22 @@ export async function submitRetirement(
       titleOf: (role) => roleLabels[role],
     });
     await notifyRetirementSubmitted(context, tx, { retirementId: retirement.id });
+    await recordAudit(tx, {
+      organizationId,
+      actor,
+      action: 'retirement.submitted',
+      objectType: 'retirement',
+      objectId: retirement.id,
+      changes: changesBetween(
+        {
+          status: retirement.status,
+          amount_spent: retirement.amount_spent,
+          submissions: retirement.submissions,
+        },
+        { status: 'on_progress', amount_spent: input.amount_spent.toFixed(2), submissions: round },
+        ['status', 'amount_spent', 'submissions'],
+      ),
+    });
     // Decisions §4: locking exists to make owners retire, so a lock the midnight job set lifts as
     // soon as nothing of theirs is overdue any more, not at the next midnight.
     const isUnlocked = await releaseSystemLockIfClear(tx, {
@@ -260,11 +294,21 @@ export async function submitRetirement(
       userId: retirement.retirement_owner_id,
       asOf: todayIn(context.config.orgTimezone),
     });
-    if (isUnlocked)
+    if (isUnlocked) {
       await notifyAccountLock(context, tx, {
         userIds: [retirement.retirement_owner_id],
         isLocked: false,
       });
+      // The system's lock, lifted by the system: nothing of theirs is overdue any more.
+      await recordAudit(tx, {
+        organizationId,
+        actor: null,
+        action: 'user.unlocked',
+        objectType: 'user',
+        objectId: retirement.retirement_owner_id,
+        changes: { is_locked: { from: true, to: false } },
+      });
+    }
     return isUnlocked;
   });
   if (isOwnerUnlocked) context.events.publish(organizationId, 'update_user', { user_id: actor.id });
@@ -340,6 +384,25 @@ export async function reviewRetirement(
       ...(input.is_funds_returned ? { is_funds_returned: true } : {}),
     });
     await notifyRetirementReviewed(context, tx, { retirementId: retirement.id });
+    await recordAudit(tx, {
+      organizationId,
+      actor,
+      action:
+        input.status === 'approved' ? 'retirement.review_approved' : 'retirement.review_rejected',
+      objectType: 'retirement',
+      objectId: retirement.id,
+      changes: changesBetween<Record<string, unknown>>(
+        { step: review.step, review: 'pending', status: retirement.status },
+        {
+          step: review.step,
+          review: input.status,
+          status: next.status,
+          comments: input.comments || undefined,
+          ...(input.is_funds_returned ? { is_funds_returned: true } : {}),
+        },
+        ['review', 'status', 'comments', 'is_funds_returned'],
+      ),
+    });
     return next.status;
   });
   return publishChanged(context, {
@@ -365,6 +428,14 @@ export async function requestRetirementEdit(
     if (retirement.status !== 'rejected')
       throw new AppError('conflict', 'Only a rejected retirement can be resubmitted.');
     await updateRetirement(tx, retirement.id, { status: 'pending', next_reviewer_role: null });
+    await recordAudit(tx, {
+      organizationId: actor.organization_id,
+      actor,
+      action: 'retirement.edit_requested',
+      objectType: 'retirement',
+      objectId: retirement.id,
+      changes: { status: { from: 'rejected', to: 'pending' } },
+    });
   });
   return publishChanged(context, { organizationId: actor.organization_id, id: input.id });
 }

@@ -1,5 +1,5 @@
 import type { ReviewerRole } from '@imprest/domain/requests.ts';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { approvalSequences, reviews } from '../../db/schema.ts';
 
@@ -48,6 +48,8 @@ export async function answerPendingReview(
     reviewerId: string;
     reviewerName: string;
     reviewerTitle: string;
+    /** The delegator a delegate answers for (issue 15); null when answering in their own right. */
+    onBehalfOf?: { id: string; name: string } | null;
   },
 ): Promise<ReviewRow | undefined> {
   const [row] = await db
@@ -58,12 +60,23 @@ export async function answerPendingReview(
       reviewer_id: options.reviewerId,
       reviewer_name: options.reviewerName,
       reviewer_title: options.reviewerTitle,
+      on_behalf_of_id: options.onBehalfOf?.id ?? null,
+      on_behalf_of_name: options.onBehalfOf?.name ?? null,
       reviewed_at: sql`now()`,
       modified_at: sql`now()`,
     })
     .where(and(eq(reviews.id, options.id), eq(reviews.status, 'pending')))
     .returning();
   return row;
+}
+
+/** Who answered a request's steps so far: one person answers one step (docs/decisions/0019). */
+export async function findAnsweringReviewers(db: Executor, requestId: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ id: reviews.reviewer_id })
+    .from(reviews)
+    .where(and(eq(reviews.request_id, requestId), ne(reviews.status, 'pending')));
+  return rows.flatMap((row) => (row.id ? [row.id] : []));
 }
 
 /** The next approval sequence number of an organisation and year, counted atomically. */

@@ -1,3 +1,4 @@
+import { idempotencyHeaders } from '@imprest/domain/api/common.ts';
 import { requestResponse } from '@imprest/domain/api/requests.ts';
 import { reviewRequest } from '@imprest/domain/api/reviews.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -12,10 +13,12 @@ export function reviewRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.put(
       '/reviews',
       {
+        config: { isIdempotent: true },
         schema: {
           tags: ['reviews'],
           summary: "Answer a request's first pending review; answers the updated request",
           security: [{ bearer: [] }],
+          headers: idempotencyHeaders,
           body: reviewRequest,
           response: {
             200: requestResponse,

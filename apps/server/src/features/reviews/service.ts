@@ -1,5 +1,7 @@
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
 import type { ReviewRequest } from '@imprest/domain/api/reviews.ts';
+import { changesBetween, type AuditAction } from '@imprest/domain/audit.ts';
+import { hasAnsweredAnotherStep } from '@imprest/domain/delegations.ts';
 import { roleLabels } from '@imprest/domain/enums.ts';
 import { messages } from '@imprest/domain/messages.ts';
 import {
@@ -9,24 +11,46 @@ import {
   nextReviewerRole,
   reviewerTitle,
   statusAfterReview,
+  todayIn,
   yearIn,
   type ReviewerRole,
 } from '@imprest/domain/requests.ts';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { AppError } from '../../lib/errors.ts';
+import { recordAudit } from '../audit/record.ts';
+import { findGrantsOf } from '../delegations/queries.ts';
 import { notifyRequestReviewed } from '../notifications/service.ts';
 import { lockRequest, updateRequestStatus } from '../requests/queries.ts';
 import { readRequest } from '../requests/service.ts';
-import { reviewRefusal } from './policy.ts';
+import { anotherStepRefusal, reviewAuthority, type Delegated } from './policy.ts';
 import { answerPendingReview, findReviewsOf, nextApprovalSequence } from './queries.ts';
 
 const alreadyAnswered = 'This review has already been answered.';
 
+/** What an answer changes, as the audit trail writes it down. */
+type AnswerFields = {
+  status: string;
+  comments: string;
+  on_behalf_of: { id: string; name: string } | null;
+  current_status: string;
+  approval_number: string | null;
+};
+
+/** The audit action of each answer (issue 15). */
+const auditActionOf = {
+  approved: 'review.approved',
+  rejected: 'review.rejected',
+  request_edit: 'review.returned',
+} as const satisfies Record<ReviewRequest['status'], AuditAction>;
+
 /**
  * Answers the first pending review of a request (decisions §3) in one transaction that holds the
- * request row lock: the reviewer is the signed-in user, the review changes only while still pending
- * (a second answer gets 409), and the request's status and approval number follow the answer.
+ * request row lock: the reviewer is the signed-in user, in their own right or as a delegate of an
+ * active delegator holding the step's role (issue 15, recorded as on_behalf_of); the review changes
+ * only while still pending, so of a delegator and a delegate answering at once the first wins and
+ * the other gets 409; the request's status and approval number follow the answer, and the audit
+ * trail records it.
  */
 export async function answerReview(
   context: AppContext,
@@ -40,8 +64,19 @@ export async function answerReview(
     const reviews = await findReviewsOf(tx, request.id);
     const review = reviews.find((candidate) => candidate.id === input.id);
     if (!review) throw new AppError('not_found', 'This review does not belong to the request.');
-    const refusal = reviewRefusal(actor, request, review);
-    if (refusal) throw new AppError('forbidden', refusal);
+    // A delegate's delegations are read only when the step is not their own role's, and held FOR
+    // SHARE: a delegation ended meanwhile is either seen ended or waits for this answer.
+    const delegated: Delegated = { grants: [], today: todayIn(context.config.orgTimezone) };
+    if (actor.role !== review.reviewer_role) {
+      delegated.grants = await findGrantsOf(tx, {
+        organizationId,
+        delegateId: actor.id,
+        today: delegated.today,
+        lock: true,
+      });
+    }
+    const authority = reviewAuthority(actor, request, review, delegated);
+    if (authority.refusal !== null) throw new AppError('forbidden', authority.refusal);
     if (review.status !== 'pending') throw new AppError('conflict', alreadyAnswered);
     if (!request.is_latest || !isAwaitingReview(request.current_status)) {
       throw new AppError('conflict', 'This request no longer awaits review.');
@@ -55,14 +90,23 @@ export async function answerReview(
       );
     }
 
+    if (hasAnsweredAnotherStep(reviews, actor.id, review.id))
+      throw new AppError('forbidden', anotherStepRefusal);
+
     const next = statusAfterReview(reviews, input.status);
+    const { onBehalfOf } = authority;
     const answered = await answerPendingReview(tx, {
       id: review.id,
       status: input.status,
       comments: input.comments,
       reviewerId: actor.id,
       reviewerName: actor.fullname,
-      reviewerTitle: roleLabels[actor.role],
+      // A delegate answers with the step's title: the card reads "Director", answered by the
+      // delegate on behalf of the director.
+      reviewerTitle: onBehalfOf
+        ? roleLabels[review.reviewer_role as ReviewerRole]
+        : roleLabels[actor.role],
+      onBehalfOf,
     });
     if (!answered) throw new AppError('conflict', alreadyAnswered);
     let number: string | null = null;
@@ -78,6 +122,33 @@ export async function answerReview(
       status: next.status,
       nextReviewerRole: nextReviewerRole(next.status, answeredChain),
       approvalNumber: number,
+    });
+    await recordAudit(tx, {
+      organizationId,
+      actor: { id: actor.id, fullname: actor.fullname },
+      action: auditActionOf[input.status],
+      objectType: 'request',
+      objectId: request.id,
+      changes: {
+        step: { to: review.step },
+        ...changesBetween<AnswerFields>(
+          {
+            status: 'pending',
+            comments: '',
+            on_behalf_of: null,
+            current_status: request.current_status,
+            approval_number: request.approval_number,
+          },
+          {
+            status: input.status,
+            comments: input.comments,
+            on_behalf_of: onBehalfOf,
+            current_status: next.status,
+            approval_number: number ?? request.approval_number,
+          },
+          ['status', 'comments', 'on_behalf_of', 'current_status', 'approval_number'],
+        ),
+      },
     });
     await notifyRequestReviewed(context, tx, { requestId: request.id });
     return { requestId: request.id, budgetCode: request.budget_code, status: next.status };

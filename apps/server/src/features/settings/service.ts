@@ -6,6 +6,7 @@ import type {
 import { exchangeRateChanges, type ExchangeRates } from '@imprest/domain/exchange-rates.ts';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../lib/authenticate.ts';
+import { recordAudit } from '../audit/record.ts';
 import { AppError } from '../../lib/errors.ts';
 import {
   canReadExchangeRateChanges,
@@ -53,6 +54,21 @@ export async function updateExchangeRates(
     const changes = exchangeRateChanges(stored, options.rates);
     await saveExchangeRates(tx, organizationId, options.rates);
     await insertExchangeRateChanges(tx, { organizationId, actor, changes });
+    if (changes.length > 0) {
+      await recordAudit(tx, {
+        organizationId,
+        actor,
+        action: 'exchange_rates.updated',
+        objectType: 'exchange_rates',
+        objectId: null,
+        changes: Object.fromEntries(
+          changes.map((change) => [
+            change.currency,
+            { from: change.old_rate, to: change.new_rate },
+          ]),
+        ),
+      });
+    }
     return loadExchangeRates(tx, organizationId);
   });
   return presentExchangeRates(rates);

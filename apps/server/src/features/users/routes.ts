@@ -1,3 +1,4 @@
+import { idempotencyHeaders } from '@imprest/domain/api/common.ts';
 import {
   createUsersRequest,
   deleteUserParams,
@@ -32,12 +33,14 @@ export function userRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/users',
       {
+        config: { isIdempotent: true },
         // An import of 10,000 users is about 2 MB of JSON.
         bodyLimit: 8 * 1024 * 1024,
         schema: {
           tags: ['users'],
           summary: 'Add one user or a batch, all or nothing; users without a password are invited',
           security: [{ bearer: [] }],
+          headers: idempotencyHeaders,
           body: createUsersRequest,
           response: { 201: usersResponse, ...errorResponses(400, 401, 403, 409) },
         },

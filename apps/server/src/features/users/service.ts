@@ -1,3 +1,4 @@
+import { changesBetween } from '@imprest/domain/audit.ts';
 import {
   parseUserSettings,
   type UpdateUserRequest,
@@ -12,6 +13,7 @@ import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { sqlState, sqlStateOf } from '../../lib/database-errors.ts';
 import type { Actor } from '../../lib/authenticate.ts';
+import { recordAudit } from '../audit/record.ts';
 import { AppError } from '../../lib/errors.ts';
 import { notifyAccountLock } from '../notifications/service.ts';
 import { commonPasswords } from '../auth/common-passwords.ts';
@@ -40,6 +42,16 @@ import {
   updateUser as updateUserRow,
   type UserWithOrganization,
 } from './queries.ts';
+
+/** The fields of a user the audit trail shows (never the password hash or settings). */
+const userAuditFields = [
+  'fullname',
+  'email',
+  'department',
+  'role',
+  'system_role',
+  'phone_number',
+] as const;
 
 const notFound = () => new AppError('not_found', 'User not found.');
 
@@ -113,6 +125,17 @@ export async function createUsers(
           })),
         );
         created.push(...chunk);
+        await recordAudit(
+          tx,
+          ...chunk.map((row) => ({
+            organizationId: actor.organization_id,
+            actor,
+            action: 'user.created' as const,
+            objectType: 'user' as const,
+            objectId: row.id,
+            changes: changesBetween(null, row, userAuditFields),
+          })),
+        );
         // Invitations and their sending jobs commit with the users (docs/decisions/0011).
         await inviteUsers(context, tx, {
           actor,
@@ -232,14 +255,26 @@ export async function updateUser(
             'The organisation needs a director; give the director position to someone else first.',
           );
       }
-      await updateUserRow(tx, target.id, {
+      const applied = {
         ...(changes.fullname ? { fullname: changes.fullname } : {}),
         ...(changes.email ? { email: changes.email } : {}),
         ...(changes.department ? { department: changes.department } : {}),
         ...(changes.phone_number !== undefined ? { phone_number: changes.phone_number } : {}),
         ...(isNewPosition ? { role, system_role: systemRoleFor(role) } : {}),
-      });
+      };
+      await updateUserRow(tx, target.id, applied);
       if (isNewPosition) await endSessionsOf(tx, target.id, 'position');
+      const edited = changesBetween(target, { ...target, ...applied }, userAuditFields);
+      if (edited) {
+        await recordAudit(tx, {
+          organizationId: target.organization_id,
+          actor,
+          action: 'user.updated',
+          objectType: 'user',
+          objectId: target.id,
+          changes: edited,
+        });
+      }
     });
   } catch (error) {
     if (sqlStateOf(error) === sqlState.uniqueViolation)
@@ -280,6 +315,14 @@ export async function deleteUser(
     }
     await updateUserRow(tx, target.id, { deleted_at: sql`now()` });
     await endSessionsOf(tx, target.id, 'deactivated');
+    await recordAudit(tx, {
+      organizationId: target.organization_id,
+      actor,
+      action: 'user.deleted',
+      objectType: 'user',
+      objectId: target.id,
+      changes: changesBetween(target, null, userAuditFields),
+    });
   });
   context.events.endSessions(target.id);
   context.events.publish(target.organization_id, 'update_user', { user_id: target.id });
@@ -344,6 +387,20 @@ export async function restrictUser(
     );
     await notifyAccountLock(context, tx, { userIds: [target.id], isLocked: options.isLocked });
     if (options.isLocked) await endSessionsOf(tx, target.id, 'locked');
+    await recordAudit(tx, {
+      organizationId: target.organization_id,
+      actor,
+      action: options.isLocked ? 'user.restricted' : 'user.unlocked',
+      objectType: 'user',
+      objectId: target.id,
+      changes: changesBetween(
+        { is_locked: target.is_locked, lock_reason: target.lock_reason },
+        options.isLocked
+          ? { is_locked: true, lock_reason: `Restricted by ${actor.fullname}.` }
+          : { is_locked: false, lock_reason: null },
+        ['is_locked', 'lock_reason'],
+      ),
+    });
   });
   if (options.isLocked) context.events.endSessions(target.id);
   const updated = await findUserById(context.db, target.id);

@@ -2,7 +2,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import type { UserResponse } from '@imprest/domain/api/users.ts';
 import { newButtonFor, pageTitle, sectionOf, type Section } from '@imprest/domain/page-title.ts';
 import { isAdmin, isFinance } from '@imprest/domain/permissions.ts';
-import { Button, Layout, Typography } from 'antd';
+import { Button, Layout } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
 import { useCurrentUser } from '../../lib/session.tsx';
 import { useIsMobile } from '../../lib/use-media-query.ts';
@@ -26,14 +26,9 @@ export function DashboardHeader() {
   const newButton = newButtonFor(location.pathname);
 
   const title = (
-    <Typography.Title
-      level={1}
-      className="dashboard-title"
-      data-testid="page-title"
-      style={{ fontSize: isMobile ? 20 : 24 }}
-    >
+    <h1 className="dashboard-title" data-testid="page-title">
       {pageTitle(location.pathname)}
-    </Typography.Title>
+    </h1>
   );
   const newButtonElement = canCreate(sectionOf(location.pathname), user) ? (
     <Button

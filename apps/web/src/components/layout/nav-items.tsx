@@ -2,12 +2,13 @@ import {
   AuditOutlined,
   FileTextOutlined,
   HomeOutlined,
+  SafetyCertificateOutlined,
   SettingOutlined,
   TeamOutlined,
   WalletOutlined,
 } from '@ant-design/icons';
 import type { Role } from '@imprest/domain/enums.ts';
-import { isAdmin, isFinance } from '@imprest/domain/permissions.ts';
+import { isAdmin, isFinance, isSuperAdmin } from '@imprest/domain/permissions.ts';
 import type { ReactNode } from 'react';
 import { paths } from '../../paths.ts';
 
@@ -68,6 +69,15 @@ const navItems: NavItem[] = [
     isVisibleTo: isFinance,
   },
   {
+    // Issue 15: the audit trail is the director's.
+    key: 'audit',
+    label: 'Audit',
+    href: paths.dashboard.audit.getHref(),
+    icon: <SafetyCertificateOutlined />,
+    isInFooter: false,
+    isVisibleTo: isSuperAdmin,
+  },
+  {
     key: 'settings',
     label: 'Settings',
     href: paths.dashboard.settings.getHref(),
@@ -95,6 +105,7 @@ const keyBySegment: Record<string, string> = {
   'new-budget': 'budget',
   'edit-budget': 'budget',
   settings: 'settings',
+  audit: 'audit',
 };
 
 /** The menu item a dashboard path belongs to, if any. */

@@ -1,15 +1,31 @@
 import type { AuthResponse } from '@imprest/domain/api/auth.ts';
-import { Button, Divider, Typography } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { afterSignInHref } from '../../../lib/next-path.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { useSetupStatus } from '../api/get-setup-status.ts';
 import { AuthLayout } from '../components/auth-layout.tsx';
-import { SetupForm } from '../components/setup-form.tsx';
 import { SignInForm } from '../components/sign-in-form.tsx';
 
-/** Route /: sign in, or set up the organisation on first run (spec §2, decisions §1). */
+/** The first-run form uses antd: fetched with antd's theme once someone starts setting up. */
+const SetupForm = lazy(async () => {
+  const [{ SetupForm: Form }, { AntdProvider }] = await Promise.all([
+    import('../components/setup-form.tsx'),
+    import('../../../app/antd-provider.tsx'),
+  ]);
+  return {
+    default: (props: Parameters<typeof Form>[0]) => (
+      <AntdProvider>
+        <Form {...props} />
+      </AntdProvider>
+    ),
+  };
+});
+
+/**
+ * Route /: sign in, or set up the organisation on first run (spec §2, decisions §1). Plain HTML
+ * and CSS without antd, the first page most visitors load (issue 13: its JavaScript budget).
+ */
 export function SignInPage() {
   const navigate = useNavigate();
   const location = useLocation();
@@ -26,28 +42,34 @@ export function SignInPage() {
   if (isSettingUp && needsSetup) {
     return (
       <AuthLayout>
-        <Typography.Title level={2}>Set up your organisation</Typography.Title>
-        <Typography.Paragraph type="secondary">
+        <h1 className="auth-title">Set up your organisation</h1>
+        <p className="auth-subtitle">
           Create the organisation and the first account, its director.
-        </Typography.Paragraph>
-        <SetupForm onSignedIn={handleSignedIn} onCancel={() => setIsSettingUp(false)} />
+        </p>
+        <Suspense fallback={null}>
+          <SetupForm onSignedIn={handleSignedIn} onCancel={() => setIsSettingUp(false)} />
+        </Suspense>
       </AuthLayout>
     );
   }
 
   return (
     <AuthLayout>
-      <Typography.Title level={2}>Welcome back</Typography.Title>
-      <Typography.Paragraph type="secondary">
-        Use your organisation account to continue.
-      </Typography.Paragraph>
+      <h1 className="auth-title">Welcome back</h1>
+      <p className="auth-subtitle">Use your organisation account to continue.</p>
       <SignInForm onSignedIn={handleSignedIn} />
       {needsSetup ? (
         <>
-          <Divider plain>New to Imprest?</Divider>
-          <Button block size="large" onClick={() => setIsSettingUp(true)}>
+          <div className="auth-divider" role="separator">
+            New to Imprest?
+          </div>
+          <button
+            type="button"
+            className="sign-in-button sign-in-button-default"
+            onClick={() => setIsSettingUp(true)}
+          >
             Set up your organisation
-          </Button>
+          </button>
         </>
       ) : null}
     </AuthLayout>

@@ -11,6 +11,7 @@ import { budgetKeys } from './query-keys.ts';
 export async function createBudget(body: CreateBudgetRequest): Promise<BudgetResponse> {
   const response = await apiRequest('budget', {
     method: 'POST',
+    idempotent: true,
     body,
     schema: budgetMutationResponse,
   });

@@ -1,6 +1,7 @@
 import type { BudgetResponse } from '@imprest/domain/api/budgets.ts';
 import { Button, Table, type TableColumnsType } from 'antd';
 import { useNavigate } from 'react-router';
+import { RowOpenButton } from '../../../components/row-open-button.tsx';
 import { formatAmount } from '../../../lib/format.ts';
 import { tablePagination } from '../../../lib/pagination.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
@@ -39,11 +40,14 @@ export function BudgetTable({
       dataIndex: 'name',
       key: 'name',
       // Phones wrap long names so that CODE and AMOUNT stay in view; the table scrolls for the rest.
-      render: (name: string) => (
-        <span style={isMobile ? { display: 'block', minWidth: 120, maxWidth: 150 } : undefined}>
-          {name}
-        </span>
-      ),
+      render: (name: string, budget) =>
+        isMobile ? (
+          <span style={{ display: 'block', minWidth: 120, maxWidth: 150 }}>
+            <RowOpenButton onOpen={() => openBudget(budget)}>{name}</RowOpenButton>
+          </span>
+        ) : (
+          name
+        ),
     },
     { title: 'CODE', dataIndex: 'code', key: 'code' },
     {

@@ -16,6 +16,7 @@ import { BudgetStatusTag } from '../components/budget-status-tag.tsx';
 import { PageLoader } from '../components/page-loader.tsx';
 import { budgetDepartmentLabel } from '../utils/labels.ts';
 import { editBudgetHref } from '../utils/navigation.ts';
+import { ObjectHistoryCard } from '../../../components/history/object-history-card.tsx';
 
 /**
  * Route /dashboard/budget/{code} (spec §2, Budget detail): the budget, its panels, its history and
@@ -138,6 +139,7 @@ export function BudgetDetailPage() {
       >
         <BudgetRequestsTable requests={data.requests.data} />
       </Card>
+      <ObjectHistoryCard object_type="budget" object_id={data.id} />
     </Flex>
   );
 }

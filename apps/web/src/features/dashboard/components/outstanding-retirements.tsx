@@ -1,13 +1,14 @@
 import type { OutstandingRetirement } from '@imprest/domain/api/retirements.ts';
 import { retirementStatusLabels } from '@imprest/domain/enums.ts';
 import { retirementMilestones, retirementWarning } from '@imprest/domain/retirements.ts';
-import { Button, Card, Flex, Tag, Typography } from 'antd';
+import { Button, Card, Flex, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { useNavigate } from 'react-router';
 import { StatusTag } from '../../../components/status-tag.tsx';
 import { formatAmount, formatDate } from '../../../lib/format.ts';
 import { purposeLabel } from '../../../lib/request-labels.ts';
 import { paths } from '../../../paths.ts';
+import './home.css';
 
 type OutstandingRetirementsProps = {
   retirements: OutstandingRetirement[];
@@ -51,25 +52,23 @@ export function OutstandingRetirements({ retirements, cardSize }: OutstandingRet
             >
               <Flex vertical gap={4} style={{ minWidth: 0, flex: '1 1 240px' }}>
                 <Flex gap={8} align="center" wrap>
-                  <Typography.Text strong>{purposeLabel(retirement.purpose)}</Typography.Text>
-                  <Typography.Text>
-                    {formatAmount(retirement.amountReceived, retirement.amount_currency)}
-                  </Typography.Text>
+                  <strong>{purposeLabel(retirement.purpose)}</strong>
+                  <span>{formatAmount(retirement.amountReceived, retirement.amount_currency)}</span>
                   <StatusTag
                     status={retirement.status}
                     label={retirementStatusLabels[retirement.status]}
                   />
                 </Flex>
                 <Flex gap={8} align="center" wrap>
-                  <Typography.Text type={isOverdue ? 'danger' : 'secondary'}>
+                  <span className={isOverdue ? 'home-text-danger' : 'home-text-secondary'}>
                     Due {formatDate(retirement.due_date)}
-                  </Typography.Text>
+                  </span>
                   {isPastGrace ? (
                     <Tag color="error">Past the grace period</Tag>
                   ) : (
-                    <Typography.Text type="secondary">
+                    <span className="home-text-secondary">
                       · {milestone.label} {formatDate(milestone.date)}
-                    </Typography.Text>
+                    </span>
                   )}
                 </Flex>
               </Flex>

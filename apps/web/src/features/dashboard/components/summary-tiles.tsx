@@ -1,16 +1,17 @@
 import type { UserResponse } from '@imprest/domain/api/users.ts';
 import { roleLabels } from '@imprest/domain/enums.ts';
-import { Card, Col, Row, Statistic, Typography } from 'antd';
+import { Card, Col, Row, Statistic } from 'antd';
 import type { ReactNode } from 'react';
 import type { SummaryResponse } from '@imprest/domain/api/requests.ts';
+import './home.css';
 
 type TileProps = { title: string; children: ReactNode };
 
 function Tile({ title, children }: TileProps) {
   return (
     <Card size="small" style={{ height: '100%' }}>
-      <Typography.Text type="secondary">{title}</Typography.Text>
-      <div style={{ marginTop: 8 }}>{children}</div>
+      <span className="home-tile-title">{title}</span>
+      <div className="home-tile-body">{children}</div>
     </Card>
   );
 }
@@ -34,16 +35,14 @@ export function SummaryTiles({ user, summary, isLoading }: SummaryTilesProps) {
     <Row gutter={[16, 16]}>
       <Col xs={24} sm={12} xl={8}>
         <Tile title="Profile">
-          <Typography.Text strong style={{ fontSize: 18 }} ellipsis>
+          <span className="home-tile-value home-tile-ellipsis" title={user.fullname}>
             {user.fullname}
-          </Typography.Text>
+          </span>
         </Tile>
       </Col>
       <Col xs={24} sm={12} xl={8}>
         <Tile title="Role">
-          <Typography.Text strong style={{ fontSize: 18 }}>
-            {roleLabels[user.role]}
-          </Typography.Text>
+          <span className="home-tile-value">{roleLabels[user.role]}</span>
         </Tile>
       </Col>
       {counts.map((tile) => (

@@ -1,8 +1,8 @@
-import type { RequestItemResponse } from '@imprest/domain/api/requests.ts';
+import type { PendingItemResponse, RequestItemResponse } from '@imprest/domain/api/requests.ts';
 import { isAdmin } from '@imprest/domain/permissions.ts';
-import { Alert, Button, Card, Flex } from 'antd';
+import { Alert, Button, Card, Flex, Spin } from 'antd';
+import { lazy, Suspense } from 'react';
 import { useNavigate } from 'react-router';
-import { RequestsTable } from '../../../components/requests-table.tsx';
 import { tablePagination } from '../../../lib/pagination.ts';
 import { useCurrentUser, useSession } from '../../../lib/session.tsx';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
@@ -12,6 +12,42 @@ import { useRecentRequests } from '../api/get-recent-requests.ts';
 import { useRequestSummary } from '../api/get-request-summary.ts';
 import { OutstandingRetirements } from '../components/outstanding-retirements.tsx';
 import { SummaryTiles } from '../components/summary-tiles.tsx';
+
+/**
+ * antd's Table (with the pagination, select and filter tree it brings, ~90 KB gzipped) is fetched
+ * beside the lists' data rather than before Home shows (issue 13: Home's JavaScript budget); the
+ * router starts its download together with this page's (app/router.tsx).
+ */
+const RequestsTable = lazy(async () => {
+  const { RequestsTable: Table } = await import('../../../components/requests-table.tsx');
+  return { default: Table<RequestItemResponse> };
+});
+
+/** The same table for the pending list, whose rows may be a delegator's steps (issue 15). */
+const PendingRequestsTable = lazy(async () => {
+  const { RequestsTable: Table } = await import('../../../components/requests-table.tsx');
+  return { default: Table<PendingItemResponse> };
+});
+
+/** A step the user answers only as someone's delegate (docs/decisions/0019), marked as such. */
+function delegatedMark(request: PendingItemResponse) {
+  return request.delegated_from
+    ? { tag: 'Delegated', text: `on behalf of ${request.delegated_from.name}` }
+    : null;
+}
+
+/**
+ * Where Home's lists stand until their data and the table have come: one loader the height of a
+ * short list, so the lists appear together rather than each pushing the next down as it fills
+ * (issue 13: no layout shift while Home loads).
+ */
+function ListsLoader() {
+  return (
+    <div className="home-lists-loader" role="status" aria-label="Loading the requests">
+      <Spin />
+    </div>
+  );
+}
 
 /**
  * Route /dashboard (spec §2 Home): summary tiles, the recent requests (the user's own in staff mode,
@@ -36,6 +72,9 @@ export function HomePage() {
   });
   const cardSize = isMobile ? 'small' : 'medium';
   const outstanding = summary.data?.outstanding_retirements ?? [];
+  // The outstanding retirements come with the summary; every list waits for all its data.
+  const areListsLoaded =
+    !summary.isPending && !recent.isPending && (!hasPendingList || !pending.isPending);
 
   function openRequest(request: RequestItemResponse) {
     void navigate(paths.dashboard.viewRequest.getHref(request.id));
@@ -52,39 +91,62 @@ export function HomePage() {
       {summary.isError ? (
         <Alert type="warning" showIcon title="The request counts could not be loaded just now." />
       ) : null}
-      {outstanding.length > 0 ? (
-        <OutstandingRetirements retirements={outstanding} cardSize={cardSize} />
-      ) : null}
-      {hasPendingList ? (
-        <Card title="Requests Pending Your Review" size={cardSize} data-testid="pending-requests">
-          {pending.isError ? (
-            <Alert
-              type="error"
-              showIcon
-              title={pending.error.message}
-              style={{ marginBottom: 16 }}
-            />
+      {areListsLoaded ? (
+        <Suspense fallback={<ListsLoader />}>
+          {outstanding.length > 0 ? (
+            <OutstandingRetirements retirements={outstanding} cardSize={cardSize} />
           ) : null}
-          <RequestsTable
-            requests={pending.data?.data ?? []}
-            isLoading={pending.isPending}
-            pagination={tablePagination(pending.data?.data.length ?? 0, { hideOnSinglePage: true })}
-            emptyText="No pending requests found!"
-            onOpen={openRequest}
-          />
-        </Card>
-      ) : null}
-      <Card title="Recent Requests" size={cardSize} extra={viewAll} data-testid="recent-requests">
-        {recent.isError ? (
-          <Alert type="error" showIcon title={recent.error.message} style={{ marginBottom: 16 }} />
-        ) : null}
-        <RequestsTable
-          requests={recent.data?.data ?? []}
-          isLoading={recent.isPending}
-          pagination={false}
-          onOpen={openRequest}
-        />
-      </Card>
+          {hasPendingList ? (
+            <Card
+              title="Requests Pending Your Review"
+              size={cardSize}
+              data-testid="pending-requests"
+            >
+              {pending.isError ? (
+                <Alert
+                  type="error"
+                  showIcon
+                  title={pending.error.message}
+                  style={{ marginBottom: 16 }}
+                />
+              ) : null}
+              <PendingRequestsTable
+                requests={pending.data?.data ?? []}
+                isLoading={pending.isPending}
+                pagination={tablePagination(pending.data?.data.length ?? 0, {
+                  hideOnSinglePage: true,
+                })}
+                emptyText="No pending requests found!"
+                onOpen={openRequest}
+                nameMark={delegatedMark}
+              />
+            </Card>
+          ) : null}
+          <Card
+            title="Recent Requests"
+            size={cardSize}
+            extra={viewAll}
+            data-testid="recent-requests"
+          >
+            {recent.isError ? (
+              <Alert
+                type="error"
+                showIcon
+                title={recent.error.message}
+                style={{ marginBottom: 16 }}
+              />
+            ) : null}
+            <RequestsTable
+              requests={recent.data?.data ?? []}
+              isLoading={recent.isPending}
+              pagination={false}
+              onOpen={openRequest}
+            />
+          </Card>
+        </Suspense>
+      ) : (
+        <ListsLoader />
+      )}
     </Flex>
   );
 }

@@ -3,7 +3,11 @@ import { apiRequest } from '../../../lib/api-client.ts';
 
 /** POST retirement/attach-retirement {id}: finance starts the retirement of an approved request. */
 export function attachRetirement(requestId: string): Promise<unknown> {
-  return apiRequest('retirement/attach-retirement', { method: 'POST', body: { id: requestId } });
+  return apiRequest('retirement/attach-retirement', {
+    method: 'POST',
+    idempotent: true,
+    body: { id: requestId },
+  });
 }
 
 /**

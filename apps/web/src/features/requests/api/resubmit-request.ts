@@ -14,6 +14,7 @@ export type ResubmitRequestBody = z.input<typeof resubmitRequestRequest>;
 export function resubmitRequest(body: ResubmitRequestBody): Promise<RequestResponse> {
   return apiRequest('requests/request/request-edit', {
     method: 'POST',
+    idempotent: true,
     body,
     schema: requestResponse,
   });

@@ -6,7 +6,7 @@ import { requestQueryKey } from './get-request.ts';
 
 /** PUT reviews: answers the request's first pending review (spec §7, decisions §3). */
 export function reviewRequest(body: ReviewRequest): Promise<RequestResponse> {
-  return apiRequest('reviews', { method: 'PUT', body, schema: requestResponse });
+  return apiRequest('reviews', { method: 'PUT', idempotent: true, body, schema: requestResponse });
 }
 
 /**

@@ -12,7 +12,12 @@ export type SubmitRequestBody = z.input<typeof createRequestRequest>;
 
 /** POST requests: submits a new request; the server reserves its amount on the budget. */
 export function submitRequest(body: SubmitRequestBody): Promise<RequestResponse> {
-  return apiRequest('requests', { method: 'POST', body, schema: requestResponse });
+  return apiRequest('requests', {
+    method: 'POST',
+    idempotent: true,
+    body,
+    schema: requestResponse,
+  });
 }
 
 /** Submit mutation; lists, counts and budget balances change with it. */

@@ -2,6 +2,7 @@ import type { RequestResponse } from '@imprest/domain/api/requests.ts';
 import { retirementStatusLabels, type RequestStatus } from '@imprest/domain/enums.ts';
 import { firstPendingReview, isAwaitingReview } from '@imprest/domain/requests.ts';
 import { Steps, type StepsProps } from 'antd';
+import { answeredByText } from '../../../components/reviewer-card.tsx';
 import { formatDate, humanize } from '../../../lib/format.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { StatusIcon } from './status-icon.tsx';
@@ -9,7 +10,7 @@ import { StatusIcon } from './status-icon.tsx';
 type StepItem = NonNullable<StepsProps['items']>[number];
 
 function reviewStep(review: RequestResponse['reviews'][number], isCurrent: boolean): StepItem {
-  const who = review.reviewer_name ? `${review.reviewer_name} · ` : '';
+  const who = review.reviewer_name ? `${answeredByText(review)} · ` : '';
   if (review.status === 'pending') {
     const status: RequestStatus = isCurrent ? 'on_progress' : 'pending';
     return {

@@ -13,13 +13,15 @@ type ReviewPanelProps = {
   /** The first pending review, which this reviewer answers (spec §4). */
   reviewId: string;
   onReviewed: (request: RequestResponse) => void;
+  /** The delegator whose step this is, when the user answers it as their delegate (issue 15). */
+  onBehalfOf?: { name: string } | null;
 };
 
 /**
  * Spec §2: optional comments and Return for Edits, Reject or Accept, for the step's reviewer, with
  * the requester's unretired total and oldest outstanding retirement beside them.
  */
-export function ReviewPanel({ request, reviewId, onReviewed }: ReviewPanelProps) {
+export function ReviewPanel({ request, reviewId, onReviewed, onBehalfOf }: ReviewPanelProps) {
   const [comments, setComments] = useState('');
   const [decision, setDecision] = useState<ReviewDecision | null>(null);
   const review = useReviewRequest({ onReviewed });
@@ -32,6 +34,14 @@ export function ReviewPanel({ request, reviewId, onReviewed }: ReviewPanelProps)
   return (
     <Card title="Your review" className="no-print" data-testid="review-panel">
       <Flex vertical gap={12}>
+        {onBehalfOf ? (
+          <Alert
+            type="info"
+            showIcon
+            title={`You answer this step on behalf of ${onBehalfOf.name}, as their delegate.`}
+            data-testid="on-behalf-of-notice"
+          />
+        ) : null}
         <OwnerStanding request={request} />
         {review.isError ? (
           <Alert

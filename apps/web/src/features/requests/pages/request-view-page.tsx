@@ -1,7 +1,12 @@
 import { PrinterOutlined } from '@ant-design/icons';
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
 import { isFinance } from '@imprest/domain/permissions.ts';
-import { canReview, firstPendingReview } from '@imprest/domain/requests.ts';
+import {
+  canBeDelegate,
+  delegatorFor,
+  hasAnsweredAnotherStep,
+} from '@imprest/domain/delegations.ts';
+import { canReview, firstPendingReview, isAwaitingReview } from '@imprest/domain/requests.ts';
 import { Alert, Button, Card, Col, Flex, Result, Row, Skeleton, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -13,6 +18,7 @@ import { useCurrentUser } from '../../../lib/session.tsx';
 import { useGoBack } from '../../../lib/use-go-back.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { paths } from '../../../paths.ts';
+import { actingGrants, useActiveDelegations } from '../api/get-active-delegations.ts';
 import { useRequest } from '../api/get-request.ts';
 import { ApprovalProgress } from '../components/approval-progress.tsx';
 import { RequestDetails } from '../components/request-details.tsx';
@@ -22,6 +28,7 @@ import { ReviewPanel } from '../components/review-panel.tsx';
 import { ReviewerCard } from '../../../components/reviewer-card.tsx';
 import { VersionSelector } from '../components/version-selector.tsx';
 import '../components/request-view.css';
+import { ObjectHistoryCard } from '../../../components/history/object-history-card.tsx';
 
 type Outcome = 'reviewed' | 'retirement-requested' | null;
 
@@ -131,10 +138,27 @@ function RequestContent({
   // the review controls follow canReview (the step's role, never the owner).
   const isHistory = !request.is_latest;
   const pendingReview = firstPendingReview(request.reviews);
-  const isReviewer =
+  const isOwnStep =
     !isHistory &&
     Boolean(pendingReview) &&
     canReview({ actor: user, request, reviews: request.reviews });
+  // Issue 15: a delegate answers their delegator's step on their behalf, never their own request
+  // nor their delegator's, and never a second step of one request (docs/decisions/0019).
+  const delegableStep =
+    !isHistory && !isOwnStep && isAwaitingReview(request.current_status) && canBeDelegate(user.role)
+      ? pendingReview
+      : undefined;
+  const delegations = useActiveDelegations({ isEnabled: Boolean(delegableStep) });
+  const onBehalfOf =
+    delegableStep && !hasAnsweredAnotherStep(request.reviews, user.id, delegableStep.id)
+      ? delegatorFor({
+          actor: user,
+          stepRole: delegableStep.reviewer_role,
+          ownerId: request.request_owner_id,
+          ...actingGrants(delegations.data, user.id),
+        })
+      : null;
+  const isReviewer = isOwnStep || Boolean(onBehalfOf);
   const canEdit =
     isOwner && !isHistory && !user.is_locked && request.current_status === 'request_edit';
   const canRequestRetirement =
@@ -220,6 +244,7 @@ function RequestContent({
         <ReviewPanel
           request={request}
           reviewId={pendingReview.id}
+          onBehalfOf={onBehalfOf}
           onReviewed={() => onOutcome('reviewed')}
         />
       ) : null}
@@ -240,6 +265,7 @@ function RequestContent({
           ) : null}
         </Flex>
       ) : null}
+      <ObjectHistoryCard object_type="request" object_id={request.id} />
     </Flex>
   );
 }

@@ -13,7 +13,12 @@ export type ReviewRetirementBody = z.input<typeof reviewRetirementRequest>;
 
 /** POST retirement/review: answers the retirement's first pending review (spec §4, §7). */
 export function reviewRetirement(body: ReviewRetirementBody): Promise<RetirementResponse> {
-  return apiRequest('retirement/review', { method: 'POST', body, schema: retirementResponse });
+  return apiRequest('retirement/review', {
+    method: 'POST',
+    idempotent: true,
+    body,
+    schema: retirementResponse,
+  });
 }
 
 /** Review mutation; `onReviewed` runs before the answer removes the review controls. */

@@ -15,6 +15,7 @@ export type SubmitRetirementBody = z.input<typeof submitRetirementRequest>;
 export function submitRetirement(body: SubmitRetirementBody): Promise<RetirementResponse> {
   return apiRequest('retirement/user-submit', {
     method: 'POST',
+    idempotent: true,
     body,
     schema: retirementResponse,
   });

@@ -1,6 +1,7 @@
 import type { RetirementItemResponse } from '@imprest/domain/api/retirements.ts';
 import { Button, Table, Typography, type TableColumnsType, type TablePaginationConfig } from 'antd';
 import dayjs from 'dayjs';
+import { RowOpenButton } from '../../../components/row-open-button.tsx';
 import { formatAmount, formatDate } from '../../../lib/format.ts';
 import { purposeLabel } from '../../../lib/request-labels.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
@@ -39,7 +40,14 @@ export function RetirementsTable({
   const isMobile = useIsMobile();
 
   const columns: TableColumnsType<RetirementItemResponse> = [
-    { title: 'NAME', dataIndex: 'name', key: 'name', ellipsis: true },
+    {
+      title: 'NAME',
+      dataIndex: 'name',
+      key: 'name',
+      ellipsis: true,
+      render: (name: string, retirement) =>
+        isMobile ? <RowOpenButton onOpen={() => onOpen(retirement)}>{name}</RowOpenButton> : name,
+    },
     {
       title: 'PURPOSE',
       dataIndex: 'purpose',

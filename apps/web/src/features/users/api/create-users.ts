@@ -17,6 +17,7 @@ export type NewUserInput = Omit<NewUserRequest, 'phone_number'> & { phone_number
 export async function createUsers(users: NewUserInput[]): Promise<UserResponse[]> {
   const response = await apiRequest('users', {
     method: 'POST',
+    idempotent: true,
     body: users,
     schema: usersResponse,
   });

@@ -23,6 +23,7 @@ import {
 } from '../components/user-details-form.tsx';
 import { deleteUserFailed, userUpdated } from '../components/user-messages.ts';
 import '../components/users.css';
+import { ObjectHistoryCard } from '../../../components/history/object-history-card.tsx';
 
 const viewUsers = { label: 'View Users', href: paths.dashboard.users.getHref() };
 
@@ -208,6 +209,7 @@ function UserView({ user }: { user: UserResponse }) {
           </Col>
         ) : null}
       </Row>
+      <ObjectHistoryCard object_type="user" object_id={user.id} />
     </Flex>
   );
 }

@@ -1,0 +1,11 @@
+/**
+ * The lazy modules of the routes a returning user lands on (app/router.tsx), in one place so that
+ * app/preload.ts can fetch them ahead of the router.
+ */
+export const routeModules = {
+  antd: () => import('./antd-provider.tsx'),
+  dashboardLayout: () => import('../components/layout/dashboard-layout.tsx'),
+  home: () => import('../features/dashboard/pages/home-page.tsx'),
+  /** Home's table, which the page itself loads lazily (features/dashboard/pages/home-page.tsx). */
+  requestsTable: () => import('../components/requests-table.tsx'),
+};

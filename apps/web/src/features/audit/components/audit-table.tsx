@@ -1,0 +1,83 @@
+import type { AuditEventResponse } from '@imprest/domain/api/audit.ts';
+import { Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { AuditChanges, AuditEventSummary } from '../../../components/history/audit-event-list.tsx';
+import { auditActionLabel, auditObjectLabel } from '../../../lib/audit-labels.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useIsMobile } from '../../../lib/use-media-query.ts';
+
+const columns: TableColumnsType<AuditEventResponse> = [
+  {
+    title: 'WHEN',
+    key: 'at',
+    width: 170,
+    render: (_value, event) => (
+      <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(event.at)}</span>
+    ),
+  },
+  { title: 'WHO', key: 'actor', width: 150, render: (_value, event) => event.actor_name },
+  {
+    title: 'ACTION',
+    key: 'action',
+    width: 170,
+    render: (_value, event) => auditActionLabel(event.action),
+  },
+  {
+    title: 'OBJECT',
+    key: 'object',
+    width: 160,
+    render: (_value, event) => (
+      <div style={{ minWidth: 0 }}>
+        <Tag>{auditObjectLabel(event.object_type)}</Tag>
+        {event.object_id ? (
+          <Typography.Text
+            type="secondary"
+            style={{ fontSize: 12 }}
+            copyable={{ text: event.object_id }}
+          >
+            {event.object_id.slice(0, 8)}
+          </Typography.Text>
+        ) : null}
+      </div>
+    ),
+  },
+  { title: 'CHANGES', key: 'changes', render: (_value, event) => <AuditChanges event={event} /> },
+  {
+    title: 'ADDRESS',
+    key: 'ip',
+    width: 110,
+    render: (_value, event) => event.ip ?? '—',
+  },
+];
+
+/** At 375 px the columns fold into one block an event. */
+const mobileColumns: TableColumnsType<AuditEventResponse> = [
+  {
+    title: 'EVENT',
+    key: 'event',
+    render: (_value, event) => <AuditEventSummary event={event} showObject />,
+  },
+];
+
+/** The events loaded so far, newest first. */
+export function AuditTable({
+  events,
+  isLoading,
+}: {
+  events: AuditEventResponse[];
+  isLoading: boolean;
+}) {
+  const isMobile = useIsMobile();
+  return (
+    <Table<AuditEventResponse>
+      rowKey="id"
+      columns={isMobile ? mobileColumns : columns}
+      dataSource={events}
+      loading={isLoading}
+      size="small"
+      tableLayout="fixed"
+      pagination={false}
+      locale={{ emptyText: isLoading ? ' ' : 'No events found!' }}
+      data-testid="audit-table"
+    />
+  );
+}
