@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { messages } from '@imprest/domain/messages.ts';
+import { todayIn } from '@imprest/domain/requests.ts';
 import ExcelJS from 'exceljs';
 import { apiToken, expectNoSidewaysScroll, shot, signIn } from './support.ts';
 
@@ -258,7 +259,9 @@ test('a budget with requests freezes its funding terms and offers no Delete', as
     data: {
       amount_requested: 250_000,
       purpose: 'pettyCash',
-      expenditure_date: new Date().toISOString().slice(0, 10),
+      // Today where the organisation is (ORG_TIMEZONE, the server's default): from 21:00 UTC
+      // the UTC date is already yesterday there, and a request cannot be dated before today.
+      expenditure_date: todayIn('Africa/Dar_es_Salaam'),
       expenditure_justification: 'Markers and flip charts (e2e)',
       budget_code: '8011',
     },

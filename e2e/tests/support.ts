@@ -46,11 +46,19 @@ export async function pageOf(browser: Browser, email: string): Promise<Page> {
   return page;
 }
 
-/** Picks an option of an antd Select reached through its label. */
+/**
+ * Picks an option of an antd Select reached through its label. On a busy machine a click can land
+ * while the dropdown is still sliding open, and the Select then keeps it open without choosing
+ * (seen once in CI): so the pick is tried again, from opening the dropdown, until it has closed.
+ */
 export async function choose(page: Page, label: string | RegExp, option: string): Promise<void> {
-  await page.getByLabel(label, { exact: typeof label === 'string' }).click();
-  await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
-  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
+  const field = page.getByLabel(label, { exact: typeof label === 'string' });
+  const dropdown = page.locator('.ant-select-dropdown:visible');
+  await expect(async () => {
+    if ((await dropdown.count()) === 0) await field.click();
+    await dropdown.getByTitle(option, { exact: true }).click({ timeout: 5_000 });
+    await expect(dropdown).toHaveCount(0, { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 /** The page does not scroll sideways (spec: 375 px), once it has laid itself out for the width. */
