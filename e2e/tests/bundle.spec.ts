@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { expect, test } from '@playwright/test';
-import { apiToken } from './support.ts';
+import { expect, test, type Page } from '@playwright/test';
+import { signedInContext } from './support.ts';
 
 // Issue 12: the file previewers' libraries are fetched when a file of their kind is first opened,
 // never with the first page. Read from the manifest of the build the other tests run against
@@ -253,23 +253,31 @@ test('the built files are served pre-compressed, cached by their kind, robots.tx
   expect(text).not.toContain('<html');
 });
 
-test('what the browser downloads for sign-in, compressed as served', async ({ page }) => {
-  await page.goto('/');
-  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
-  await page.waitForLoadState('networkidle');
+/** The JavaScript files a page has fetched, each as sent (encoded) and unpacked, and their sums. */
+async function downloadedScripts(page: Page) {
   const scripts = await page.evaluate(() =>
     performance
       .getEntriesByType('resource')
       .map((entry) => entry as PerformanceResourceTiming)
       .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
       .map((entry) => ({
-        url: entry.name,
+        path: new URL(entry.name).pathname,
         encoded: entry.encodedBodySize,
         decoded: entry.decodedBodySize,
       })),
   );
-  const encoded = scripts.reduce((sum, script) => sum + script.encoded, 0);
-  const decoded = scripts.reduce((sum, script) => sum + script.decoded, 0);
+  return {
+    scripts,
+    encoded: scripts.reduce((sum, script) => sum + script.encoded, 0),
+    decoded: scripts.reduce((sum, script) => sum + script.decoded, 0),
+  };
+}
+
+test('what the browser downloads for sign-in, compressed as served', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  const { scripts, encoded, decoded } = await downloadedScripts(page);
   test.info().annotations.push({
     type: 'sign-in JavaScript transferred (brotli)',
     description: `${scripts.length} files, ${(encoded / kib).toFixed(1)} KiB (${(decoded / kib).toFixed(1)} KiB decoded)`,
@@ -282,37 +290,13 @@ test('what the browser downloads for sign-in, compressed as served', async ({ pa
 });
 
 test('what the browser downloads for Home, compressed as served', async ({ browser, request }) => {
-  const token = await apiToken(request, 'finance@example.com');
-  const auth = await request.get('/api/v1/users/validate-token', {
-    headers: { Authorization: `Bearer ${token}` },
-  });
-  const { user } = (await auth.json()) as { user: unknown };
-  const context = await browser.newContext();
-  await context.addInitScript(
-    ({ token, user }) => {
-      localStorage.setItem('token', token);
-      localStorage.setItem('user', JSON.stringify(user));
-    },
-    { token, user },
-  );
+  const context = await signedInContext(browser, request, 'finance@example.com');
   const page = await context.newPage();
   await page.goto('/dashboard');
   await expect(page.getByTestId('page-title')).toHaveText('Home');
   await expect(page.getByTestId('recent-requests').locator('table')).toBeVisible();
   await page.waitForLoadState('networkidle');
-  const scripts = await page.evaluate(() =>
-    performance
-      .getEntriesByType('resource')
-      .map((entry) => entry as PerformanceResourceTiming)
-      .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
-      .map((entry) => ({
-        path: new URL(entry.name).pathname,
-        encoded: entry.encodedBodySize,
-        decoded: entry.decodedBodySize,
-      })),
-  );
-  const encoded = scripts.reduce((sum, script) => sum + script.encoded, 0);
-  const decoded = scripts.reduce((sum, script) => sum + script.decoded, 0);
+  const { scripts, encoded, decoded } = await downloadedScripts(page);
   test.info().annotations.push({
     type: 'Home JavaScript transferred (brotli), the table and socket.io included',
     description: `${scripts.length} files, ${(encoded / kib).toFixed(1)} KiB (${(decoded / kib).toFixed(1)} KiB decoded)`,

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, test, type Browser, type APIRequestContext } from '@playwright/test';
-import { apiToken, desktop, phone } from './support.ts';
+import { desktop, phone, signedInContext } from './support.ts';
 
 // Issue 13: Home's Largest Contentful Paint, and no layout shift while it loads. Measured by the
 // browser itself (PerformanceObserver) on a cold load: a fresh context (empty cache, no service
@@ -33,27 +33,17 @@ type Measure = {
 /** The page's window, with what the observers below collect. */
 type MeasuredWindow = { measure: Measure };
 
-/** A fresh browser context signed in as `email` through its stored session (no sign-in page). */
-async function signedInContext(
+/** A signed-in context whose pages record, from their very start, what the browser painted. */
+async function measuredContext(
   browser: Browser,
   request: APIRequestContext,
   email: string,
   viewport: { width: number; height: number },
 ) {
-  const token = await apiToken(request, email);
-  const auth = await request.get('/api/v1/users/validate-token', {
-    headers: { Authorization: `Bearer ${token}` },
+  const context = await signedInContext(browser, request, email, {
+    viewport,
+    timezoneId: 'Africa/Dar_es_Salaam',
   });
-  expect(auth.status()).toBe(200);
-  const { token: fresh, user } = (await auth.json()) as { token: string; user: unknown };
-  const context = await browser.newContext({ viewport, timezoneId: 'Africa/Dar_es_Salaam' });
-  await context.addInitScript(
-    ({ token, user }) => {
-      localStorage.setItem('token', token);
-      localStorage.setItem('user', JSON.stringify(user));
-    },
-    { token: fresh, user },
-  );
   // Observe from the very start of the page: LCP candidates, layout shifts, long tasks.
   await context.addInitScript(() => {
     const measured = window as unknown as MeasuredWindow;
@@ -118,7 +108,7 @@ async function loadHome(
   email: string,
   viewport: { width: number; height: number },
 ): Promise<Load> {
-  const context = await signedInContext(browser, request, email, viewport);
+  const context = await measuredContext(browser, request, email, viewport);
   const page = await context.newPage();
   await page.goto('/dashboard');
   await expect(page.getByTestId('page-title')).toHaveText('Home');

@@ -47,6 +47,33 @@ export async function pageOf(browser: Browser, email: string): Promise<Page> {
 }
 
 /**
+ * A fresh browser context signed in as `email` through a stored session, as someone who comes back
+ * to the app: the token and user in localStorage, no sign-in page.
+ */
+export async function signedInContext(
+  browser: Browser,
+  request: APIRequestContext,
+  email: string,
+  options: Parameters<Browser['newContext']>[0] = {},
+) {
+  const token = await apiToken(request, email);
+  const auth = await request.get('/api/v1/users/validate-token', {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(auth.status()).toBe(200);
+  const { token: fresh, user } = (await auth.json()) as { token: string; user: unknown };
+  const context = await browser.newContext(options);
+  await context.addInitScript(
+    ({ token, user }) => {
+      localStorage.setItem('token', token);
+      localStorage.setItem('user', JSON.stringify(user));
+    },
+    { token: fresh, user },
+  );
+  return context;
+}
+
+/**
  * Picks an option of an antd Select reached through its label. On a busy machine a click can land
  * while the dropdown is still sliding open, and the Select then keeps it open without choosing
  * (seen once in CI): so the pick is tried again, from opening the dropdown, until it has closed.
