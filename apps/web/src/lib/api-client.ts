@@ -41,6 +41,8 @@ export type ApiRequestOptions<T> = {
    * once however many tries reach it.
    */
   idempotent?: boolean;
+  /** Set by `renewingToken`'s own call: its 401 is judged at once, not after itself. */
+  renewsToken?: boolean;
 };
 
 /** Waits before each retry of an idempotent write; then the error stands. */
@@ -85,6 +87,29 @@ async function fetchWithRetries(
 }
 
 let handleUnauthorized: (() => void) | null = null;
+
+/** Calls under way that hand this session a new token (a password change ends the old one). */
+const tokenRenewals = new Set<Promise<unknown>>();
+
+/**
+ * Runs a call whose answer replaces this session's token and stores it before settling. Until it
+ * settles, a 401 elsewhere (a socket the server closed, a list fetched with the old token) waits
+ * for it and is then judged against the newest token, so the renewal is never taken for the end.
+ */
+export function renewingToken<T>(call: () => Promise<T>): Promise<T> {
+  const pending = call();
+  tokenRenewals.add(pending);
+  pending.then(
+    () => tokenRenewals.delete(pending),
+    () => tokenRenewals.delete(pending),
+  );
+  return pending;
+}
+
+/** Resolves once no call that renews the token is under way. */
+export async function tokenRenewalsSettled(): Promise<void> {
+  while (tokenRenewals.size > 0) await Promise.allSettled([...tokenRenewals]);
+}
 
 /** Called when a request that carried the current token gets 401: the session is over (spec §7). */
 export function setUnauthorizedHandler(handler: (() => void) | null): void {
@@ -142,7 +167,10 @@ export async function apiRequest<T = unknown>(
   const text = response.status === 204 ? '' : await response.text();
   if (!okStatuses.has(response.status)) {
     // A token replaced meanwhile (a password change hands out a new one) is not the session's end.
-    if (response.status === 401 && token && token === readToken()) handleUnauthorized?.();
+    if (response.status === 401 && token) {
+      if (!options.renewsToken) await tokenRenewalsSettled();
+      if (token === readToken()) handleUnauthorized?.();
+    }
     throw errorFrom(response.status, text, response.statusText || `HTTP ${response.status}`);
   }
 

@@ -14,7 +14,12 @@ import {
 } from 'react';
 import { useNavigate } from 'react-router';
 import { FullScreenLoader } from '../components/full-screen-loader.tsx';
-import { ApiError, apiRequest, setUnauthorizedHandler } from './api-client.ts';
+import {
+  ApiError,
+  apiRequest,
+  setUnauthorizedHandler,
+  tokenRenewalsSettled,
+} from './api-client.ts';
 import { signInHref } from './next-path.ts';
 import { useRealtime } from './realtime.ts';
 import { storageKeys } from './storage-keys.ts';
@@ -168,6 +173,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // asked about again.
   const handleServerDisconnect = useCallback(async (): Promise<boolean> => {
     for (let attempt = 0; attempt < 2; attempt += 1) {
+      await tokenRenewalsSettled();
       const token = readToken();
       if (!token) return false;
       try {
