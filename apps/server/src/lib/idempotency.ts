@@ -212,9 +212,16 @@ export function registerIdempotency(api: FastifyInstance, db: Database): void {
     // Only an answer this process produced: a failure after commit leaves the key without an
     // answer, and a repeat is told so rather than shown a 500.
     if (reply.statusCode < 500 && typeof payload === 'string') {
-      await db.execute(sql`
-        UPDATE idempotency_keys SET status_code = ${reply.statusCode}, response_body = ${payload}
-        WHERE user_id = ${claim.userId} AND key = ${claim.key}`);
+      // The write has committed: failing to keep its answer must not turn it into a 500, which the
+      // client would take for a failure and make again under a new key. A repeat is then told the
+      // answer was lost (409), as after a crash at this point.
+      try {
+        await db.execute(sql`
+          UPDATE idempotency_keys SET status_code = ${reply.statusCode}, response_body = ${payload}
+          WHERE user_id = ${claim.userId} AND key = ${claim.key}`);
+      } catch (error) {
+        request.log.error({ err: error }, 'could not keep the answer of an idempotent write');
+      }
     }
     claim.state = 'closed';
     return payload;
