@@ -51,6 +51,31 @@ const retryDelaysMs = [500, 1500, 3500];
 /** Statuses a load balancer answers while a server process restarts. */
 const gatewayStatuses = new Set([502, 503, 504]);
 
+/**
+ * Keys of writes that got no answer the app can trust (the connection dropped through every retry,
+ * a gateway or server error, a 409 such as "still being handled"), by what they sent. Sending the
+ * same write again (the person presses Submit once more) is the same submission and reuses its key,
+ * so the server makes it once however it ended the first time; any other answer forgets the key,
+ * so a later identical write is a new one. Kept an hour, well inside the server's 24.
+ */
+const unansweredKeys = new Map<string, { key: string; at: number }>();
+const unansweredKeyLifeMs = 60 * 60_000;
+
+/** Shown when no answer came at all: a read can simply be tried again. */
+const unreachableMessage = 'The server could not be reached. Check your connection and try again.';
+/** Shown when a write got no answer: it may have been made, and sending it again is safe. */
+const unansweredWriteMessage =
+  'The server could not be reached, so this may or may not have been saved. Check your connection and send it again: it will not be made twice.';
+
+/** The key for this write: the unanswered one of the same write, or a new one. */
+function keyFor(write: string): string {
+  const now = Date.now();
+  for (const [sent, entry] of unansweredKeys) {
+    if (now - entry.at > unansweredKeyLifeMs) unansweredKeys.delete(sent);
+  }
+  return unansweredKeys.get(write)?.key ?? newIdempotencyKey();
+}
+
 /** 128 random bits in hex; crypto.getRandomValues, unlike randomUUID, works on plain http too. */
 function newIdempotencyKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -151,18 +176,33 @@ export async function apiRequest<T = unknown>(
   const hasBody = options.body !== undefined;
   if (hasBody) headers.set('Content-Type', 'application/json');
   const isIdempotent = options.idempotent === true;
-  if (isIdempotent) headers.set('Idempotency-Key', newIdempotencyKey());
+  const url = buildUrl(path, options.query);
+  const method = options.method ?? 'GET';
+  const body = hasBody ? JSON.stringify(options.body) : undefined;
+  const write = `${method} ${url} ${body ?? ''}`;
+  const key = isIdempotent ? keyFor(write) : null;
+  if (key) headers.set('Idempotency-Key', key);
 
-  const response = await fetchWithRetries(
-    buildUrl(path, options.query),
-    {
-      method: options.method ?? 'GET',
-      headers,
-      body: hasBody ? JSON.stringify(options.body) : undefined,
-      signal: options.signal,
-    },
-    isIdempotent,
-  );
+  let response: Response;
+  try {
+    response = await fetchWithRetries(
+      url,
+      { method, headers, body, signal: options.signal },
+      isIdempotent,
+    );
+  } catch (error) {
+    if (key) unansweredKeys.set(write, { key, at: Date.now() });
+    // The browser's own words ("Failed to fetch") tell a person nothing they can act on.
+    if (error instanceof TypeError && !options.signal?.aborted) {
+      throw new Error(key ? unansweredWriteMessage : unreachableMessage, { cause: error });
+    }
+    throw error;
+  }
+  if (key) {
+    if (response.status >= 500 || response.status === 409) {
+      unansweredKeys.set(write, { key, at: Date.now() });
+    } else unansweredKeys.delete(write);
+  }
 
   const text = response.status === 204 ? '' : await response.text();
   if (!okStatuses.has(response.status)) {
