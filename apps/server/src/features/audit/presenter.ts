@@ -1,8 +1,14 @@
 import type { AuditEventResponse } from '@imprest/domain/api/audit.ts';
 import type { AuditCursor, AuditRow } from './queries.ts';
 
-/** One event as the API answers it (issue 15). */
-export function presentAuditEvent(row: AuditRow): AuditEventResponse {
+/**
+ * One event as the API answers it (issue 15); without `showsOrigin` (objectHistoryView in
+ * policy.ts) its client address and request id are null.
+ */
+export function presentAuditEvent(
+  row: AuditRow,
+  options: { showsOrigin: boolean },
+): AuditEventResponse {
   return {
     id: row.id,
     at: row.at.toISOString(),
@@ -12,8 +18,8 @@ export function presentAuditEvent(row: AuditRow): AuditEventResponse {
     object_type: row.object_type,
     object_id: row.object_id,
     changes: (row.changes as AuditEventResponse['changes']) ?? null,
-    request_id: row.request_id,
-    ip: row.ip,
+    request_id: options.showsOrigin ? row.request_id : null,
+    ip: options.showsOrigin ? row.ip : null,
   };
 }
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { auditEvents } from '../../db/schema.ts';
 
@@ -9,6 +9,8 @@ export type AuditFilters = {
   action?: string;
   objectType?: string;
   objectId?: string;
+  /** Actions left out (an object's history seen by someone other than the director). */
+  excludedActions?: readonly string[];
   /** Days (`YYYY-MM-DD`) in `timezone`, both included. */
   from?: string;
   to?: string;
@@ -28,6 +30,10 @@ function conditions(filters: AuditFilters, after: AuditCursor | undefined): SQL 
     filters.action ? eq(auditEvents.action, filters.action) : undefined,
     filters.objectType ? eq(auditEvents.object_type, filters.objectType) : undefined,
     filters.objectId ? eq(auditEvents.object_id, filters.objectId) : undefined,
+    // In the query, not after it, so a page stays full and next_cursor stays exact.
+    filters.excludedActions?.length
+      ? notInArray(auditEvents.action, [...filters.excludedActions])
+      : undefined,
     filters.from
       ? gte(auditEvents.at, sql`(${filters.from}::date)::timestamp AT TIME ZONE ${timezone}`)
       : undefined,

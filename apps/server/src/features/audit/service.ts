@@ -13,7 +13,7 @@ import { streamWorkbook } from '../../lib/workbook.ts';
 import { assertBudgetReadable } from '../budgets/service.ts';
 import { getRequest } from '../requests/service.ts';
 import { readUser } from '../users/service.ts';
-import { canReadAuditTrail } from './policy.ts';
+import { canReadAuditTrail, objectHistoryView } from './policy.ts';
 import { decodeAuditCursor, encodeAuditCursor, presentAuditEvent } from './presenter.ts';
 import { findAuditEvents, type AuditFilters, type AuditRow } from './queries.ts';
 
@@ -39,6 +39,7 @@ async function pageOf(
   context: AppContext,
   filters: AuditFilters,
   page: { cursor?: string; per_page: number },
+  shown: { showsOrigin: boolean },
 ): Promise<AuditPageResponse> {
   const after = page.cursor === undefined ? undefined : decodeAuditCursor(page.cursor);
   if (after === null) {
@@ -55,7 +56,7 @@ async function pageOf(
   const events = rows.slice(0, page.per_page);
   const last = events[events.length - 1];
   return {
-    events: events.map(presentAuditEvent),
+    events: events.map((row) => presentAuditEvent(row, shown)),
     next_cursor: rows.length > page.per_page && last ? encodeAuditCursor(last) : null,
   };
 }
@@ -67,12 +68,13 @@ export async function listAuditEvents(
 ): Promise<AuditPageResponse> {
   const { actor, query } = options;
   assertDirector(actor);
-  return pageOf(context, filtersOf(context, actor, query), query);
+  return pageOf(context, filtersOf(context, actor, query), query, { showsOrigin: true });
 }
 
 /**
  * `GET audit/history/{object_type}/{object_id}`: one request's, budget's or user's own history,
- * for whoever may open that object's page (its own read rule decides, 404 or 403 as there).
+ * for whoever may open that object's page (its own read rule decides, 404 or 403 as there); what
+ * of it a caller sees is objectHistoryView's (the director everything).
  */
 export async function listObjectHistory(
   context: AppContext,
@@ -84,15 +86,18 @@ export async function listObjectHistory(
   if (params.object_type === 'budget')
     await assertBudgetReadable(context, { actor, id: params.object_id });
   if (params.object_type === 'user') await readUser(context, { actor, userId: params.object_id });
+  const view = objectHistoryView(actor, params);
   return pageOf(
     context,
     {
       organizationId: actor.organization_id,
       objectType: params.object_type,
       objectId: params.object_id,
+      excludedActions: view.hiddenActions,
       timezone: context.config.orgTimezone,
     },
     options.query,
+    view,
   );
 }
 

@@ -607,4 +607,101 @@ describe('GET audit/history', () => {
       (await call(elsewhere.director, 'GET', `audit/history/request/${request.id}`)).statusCode,
     ).toBe(404);
   });
+
+  type HistoryEvent = { action: string; ip: string | null; request_id: string | null };
+
+  /** Every event of an object's history as `user` sees it, page by page (`per_page` each). */
+  async function historyOf(user: TestUser, path: string, perPage = 50): Promise<HistoryEvent[]> {
+    const seen: HistoryEvent[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = JSON.parse(
+        await ok(
+          call(
+            user,
+            'GET',
+            `audit/history/${path}?per_page=${perPage}${cursor ? `&cursor=${cursor}` : ''}`,
+          ),
+        ),
+      ) as { events: HistoryEvent[]; next_cursor: string | null };
+      // The left-out events are left out in the query: no page comes back short or empty.
+      if (page.next_cursor) expect(page.events).toHaveLength(perPage);
+      seen.push(...page.events);
+      cursor = page.next_cursor;
+    } while (cursor);
+    return seen;
+  }
+
+  const isAuth = (event: HistoryEvent) => event.action.startsWith('auth.');
+  const hasOrigin = (event: HistoryEvent) => event.ip !== null || event.request_id !== null;
+
+  it('shows a user’s sign-ins and addresses to the director only; the user sees their own sign-ins', async () => {
+    const user = await buildUser(t.db, { organizationId: org.organizationId });
+    await ok(
+      call(null, 'POST', 'users/authenticate', { email: user.email, password: testPassword }),
+    );
+    expect(
+      (
+        await call(null, 'POST', 'users/authenticate', {
+          email: user.email,
+          password: 'not the password',
+        })
+      ).statusCode,
+    ).toBe(401);
+    // Changing the password ends the old session: carry on with the token it answers.
+    const { token } = JSON.parse(
+      await ok(
+        call(user, 'PUT', 'users/password', {
+          current_password: testPassword,
+          new_password: 'a brand new password',
+        }),
+      ),
+    ) as { token: string };
+    await ok(call(org.admin, 'PUT', 'users', { user_id: user.id, phone_number: '255722222222' }));
+
+    const everything = await historyOf(org.director, `user/${user.id}`);
+    expect(everything.map((event) => event.action)).toEqual([
+      'user.updated',
+      'auth.password_changed',
+      'auth.sign_in_failed',
+      'auth.signed_in',
+    ]);
+    expect(everything.every((event) => event.ip === '127.0.0.1')).toBe(true);
+    expect(everything.every((event) => /\S/.test(event.request_id ?? ''))).toBe(true);
+
+    // Admins who are not the director (an admin, a petty cash custodian): no auth.*, no origin.
+    for (const reader of [org.admin, org.custodian]) {
+      const seen = await historyOf(reader, `user/${user.id}`, 1);
+      expect(seen.map((event) => event.action)).toEqual(['user.updated']);
+      expect(seen.filter(hasOrigin)).toEqual([]);
+    }
+
+    // Their own account: their sign-ins and password events, but no addresses or request ids.
+    const own = await historyOf({ ...user, token }, `user/${user.id}`);
+    expect(own.map((event) => event.action)).toEqual(everything.map((event) => event.action));
+    expect(own.filter(hasOrigin)).toEqual([]);
+    expect(own.filter(isAuth)).toHaveLength(3);
+  });
+
+  it('shows a request’s reviewers’ addresses to the director only, not to the owner', async () => {
+    const request = await submitted(t.app, org.staff, requestBody(org.budget.code));
+    const step = request.reviews[0];
+    if (!step) throw new Error('no step');
+    await ok(
+      review(t.app, org.finance, {
+        id: step.id,
+        request_id: request.id,
+        status: 'approved',
+        comments: 'Fine',
+      }),
+    );
+    const expected = ['review.approved', 'request.submitted'];
+    const owner = await historyOf(org.staff, `request/${request.id}`);
+    expect(owner.map((event) => event.action)).toEqual(expected);
+    expect(owner.filter(hasOrigin)).toEqual([]);
+    const director = await historyOf(org.director, `request/${request.id}`);
+    expect(director.map((event) => event.action)).toEqual(expected);
+    expect(director.map((event) => event.ip)).toEqual(['127.0.0.1', '127.0.0.1']);
+    expect(director.every((event) => /\S/.test(event.request_id ?? ''))).toBe(true);
+  });
 });
