@@ -11,7 +11,6 @@ import {
   delegationStatus,
   delegatorFor,
   delegatorProblem,
-  hasAnsweredAnotherStep,
   isDelegationActive,
   isDelegationLive,
   maxDelegationDays,
@@ -220,22 +219,5 @@ describe('delegatorFor', () => {
     ],
   ] as const)('%s', (_name, actor, stepRole, ownerId, grants, expected) => {
     expect(delegatorFor({ actor, stepRole, ownerId, grants, today })?.id ?? null).toBe(expected);
-  });
-});
-
-describe('hasAnsweredAnotherStep', () => {
-  const chain = [
-    { id: 's1', status: 'approved', reviewer_id: 'finance' },
-    { id: 's2', status: 'approved', reviewer_id: 'secretary' },
-    { id: 's3', status: 'pending', reviewer_id: null },
-  ];
-
-  it.each([
-    ['the finance officer who answered step 1', 'finance', 's3', true],
-    ['the secretary who answered step 2', 'secretary', 's3', true],
-    ['someone who answered nothing', 'chairman', 's3', false],
-    ['the same step (a second answer is a 409, not this)', 'finance', 's1', false],
-  ])('%s → %s', (_name, userId, stepId, expected) => {
-    expect(hasAnsweredAnotherStep(chain, userId, stepId)).toBe(expected);
   });
 });

@@ -170,19 +170,3 @@ export function delegatorFor(options: {
   );
   return grant ? { id: grant.delegator_id, name: grant.delegator_name } : null;
 }
-
-/**
- * Whether a user answered a step of this request other than `stepId`: one person answers one step
- * of a request, so a delegate who holds a second role through a delegation cannot approve the same
- * request twice (docs/decisions/0019).
- */
-export function hasAnsweredAnotherStep(
-  reviews: readonly { id: string; status: string; reviewer_id: string | null }[],
-  userId: string,
-  stepId: string,
-): boolean {
-  return reviews.some(
-    (review) =>
-      review.id !== stepId && review.status !== 'pending' && review.reviewer_id === userId,
-  );
-}

@@ -7,6 +7,7 @@ import {
   displayFileName,
   expenditureDay,
   firstPendingReview,
+  hasAnsweredAnotherStep,
   hasEmptyCommentAtOrBelow,
   isBeforeToday,
   isExpenditureDateText,
@@ -80,22 +81,35 @@ describe('canReview', () => {
   const owner = '00000000-0000-4000-8000-000000000001';
   const other = '00000000-0000-4000-8000-000000000002';
   const reviews = [
-    { step: 1, status: 'approved', reviewer_role: 'finance_officer' },
-    { step: 2, status: 'pending', reviewer_role: 'executive_secretary' },
-    { step: 3, status: 'pending', reviewer_role: 'director' },
+    { id: 's1', step: 1, status: 'approved', reviewer_role: 'finance_officer', reviewer_id: 'fo' },
+    {
+      id: 's2',
+      step: 2,
+      status: 'pending',
+      reviewer_role: 'executive_secretary',
+      reviewer_id: null,
+    },
+    { id: 's3', step: 3, status: 'pending', reviewer_role: 'director', reviewer_id: null },
   ];
   const request = { request_owner_id: owner, current_status: 'on_progress', is_latest: true };
+  // Issue 15: the director answered step 2 for the secretary; step 3, the director's own, waits.
+  const answeredAsDelegate = [
+    reviews[0]!,
+    { ...reviews[1]!, status: 'approved', reviewer_id: other },
+    reviews[2]!,
+  ];
 
   it.each([
-    ['the step role', other, 'executive_secretary', request, true],
-    ['a later step role', other, 'director', request, false],
-    ['an earlier step role', other, 'finance_officer', request, false],
-    ['the owner holding the step role', owner, 'executive_secretary', request, false],
+    ['the step role', other, 'executive_secretary', request, reviews, true],
+    ['a later step role', other, 'director', request, reviews, false],
+    ['an earlier step role', other, 'finance_officer', request, reviews, false],
+    ['the owner holding the step role', owner, 'executive_secretary', request, reviews, false],
     [
       'a rejected request',
       other,
       'executive_secretary',
       { ...request, current_status: 'rejected' },
+      reviews,
       false,
     ],
     [
@@ -103,11 +117,35 @@ describe('canReview', () => {
       other,
       'executive_secretary',
       { ...request, current_status: 'request_edit' },
+      reviews,
       false,
     ],
-    ['an older version', other, 'executive_secretary', { ...request, is_latest: false }, false],
-  ] as const)('%s → %s', (_name, id, role, record, expected) => {
-    expect(canReview({ actor: { id, role: role as Role }, request: record, reviews })).toBe(
+    [
+      'an older version',
+      other,
+      'executive_secretary',
+      { ...request, is_latest: false },
+      reviews,
+      false,
+    ],
+    [
+      'the step role after answering an earlier step as a delegate',
+      other,
+      'director',
+      request,
+      answeredAsDelegate,
+      false,
+    ],
+    [
+      'another holder of the step role after a delegate answered',
+      '00000000-0000-4000-8000-000000000003',
+      'director',
+      request,
+      answeredAsDelegate,
+      true,
+    ],
+  ] as const)('%s → %s', (_name, id, role, record, chain, expected) => {
+    expect(canReview({ actor: { id, role: role as Role }, request: record, reviews: chain })).toBe(
       expected,
     );
   });
@@ -267,5 +305,22 @@ describe('files', () => {
   ])('%s → %s (%s)', (stored, display, type) => {
     expect(displayFileName(stored)).toBe(display);
     expect(requestFile(stored)).toEqual({ name: stored, type });
+  });
+});
+
+describe('hasAnsweredAnotherStep', () => {
+  const chain = [
+    { id: 's1', status: 'approved', reviewer_id: 'finance' },
+    { id: 's2', status: 'approved', reviewer_id: 'secretary' },
+    { id: 's3', status: 'pending', reviewer_id: null },
+  ];
+
+  it.each([
+    ['the finance officer who answered step 1', 'finance', 's3', true],
+    ['the secretary who answered step 2', 'secretary', 's3', true],
+    ['someone who answered nothing', 'chairman', 's3', false],
+    ['the same step (a second answer is a 409, not this)', 'finance', 's1', false],
+  ])('%s → %s', (_name, userId, stepId, expected) => {
+    expect(hasAnsweredAnotherStep(chain, userId, stepId)).toBe(expected);
   });
 });

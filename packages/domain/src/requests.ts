@@ -112,19 +112,42 @@ export function statusAfterReview(
     : { status: 'on_progress', isComplete: false };
 }
 
+/** A review step as the one-person-one-step rule reads it: who answered it, if anyone. */
+type AnsweredStep = { id: string; status: string; reviewer_id: string | null };
+
 /**
- * Whether a user may answer the request's next review (decisions §3 and §9): the request waits for
- * review, the user's role is the first pending step's role, and the user does not own the request.
+ * Whether a user answered a step of this request other than `stepId`: one person answers one step
+ * of a request, so a delegate who holds a second role through a delegation cannot approve the same
+ * request twice, and a role holder who answered an earlier step as a delegate cannot answer their
+ * own (docs/decisions/0019 "One person, one step").
+ */
+export function hasAnsweredAnotherStep(
+  reviews: readonly AnsweredStep[],
+  userId: string,
+  stepId: string,
+): boolean {
+  return reviews.some(
+    (review) =>
+      review.id !== stepId && review.status !== 'pending' && review.reviewer_id === userId,
+  );
+}
+
+/**
+ * Whether a user may answer the request's next review in their own right (decisions §3 and §9):
+ * the request waits for review, the user's role is the first pending step's role, the user does
+ * not own the request and has not answered another step of it (docs/decisions/0019).
  */
 export function canReview(options: {
   actor: { id: string; role: Role };
   request: { request_owner_id: string; current_status: string; is_latest: boolean };
-  reviews: readonly (ReviewStep & { reviewer_role: string })[];
+  reviews: readonly (ReviewStep & AnsweredStep & { reviewer_role: string })[];
 }): boolean {
   const { actor, request } = options;
   if (!request.is_latest || !isAwaitingReview(request.current_status)) return false;
   if (request.request_owner_id === actor.id) return false;
-  return firstPendingReview(options.reviews)?.reviewer_role === actor.role;
+  const current = firstPendingReview(options.reviews);
+  if (current?.reviewer_role !== actor.role) return false;
+  return !hasAnsweredAnotherStep(options.reviews, actor.id, current.id);
 }
 
 /**

@@ -196,6 +196,8 @@ export type WaitingStep = {
   role: string;
   /** The day (in `timeZone`) the step began waiting: submission, or the previous step's answer. */
   since: string;
+  /** Who answered a step of the request so far (none for a retirement): they answer no other. */
+  answeredBy: string[];
 };
 
 /**
@@ -210,7 +212,9 @@ export async function findWaitingSteps(db: Executor, timeZone: string): Promise<
            r.amount_requested::text AS amount, r.amount_currency AS currency,
            r.next_reviewer_role AS role,
            to_char((GREATEST(r.created_at, (SELECT max(v.reviewed_at) FROM ${reviews} v
-                     WHERE v.request_id = r.id)) AT TIME ZONE ${timeZone})::date, 'YYYY-MM-DD') AS since
+                     WHERE v.request_id = r.id)) AT TIME ZONE ${timeZone})::date, 'YYYY-MM-DD') AS since,
+           ARRAY(SELECT v.reviewer_id::text FROM ${reviews} v WHERE v.request_id = r.id
+                 AND v.status <> 'pending' AND v.reviewer_id IS NOT NULL) AS "answeredBy"
     FROM ${requests} r
     WHERE r.is_latest AND r.current_status IN ('pending', 'on_progress')
       AND r.next_reviewer_role IS NOT NULL
@@ -220,7 +224,8 @@ export async function findWaitingSteps(db: Executor, timeZone: string): Promise<
            t.next_reviewer_role,
            to_char((GREATEST(COALESCE(t.submitted_at, t.created_at), (SELECT max(v.reviewed_at)
                      FROM ${retirementReviews} v WHERE v.retirement_id = t.id
-                     AND v.round = t.submissions)) AT TIME ZONE ${timeZone})::date, 'YYYY-MM-DD')
+                     AND v.round = t.submissions)) AT TIME ZONE ${timeZone})::date, 'YYYY-MM-DD'),
+           ARRAY[]::text[]
     FROM ${retirements} t JOIN ${requests} q ON q.id = t.request_id
     WHERE t.status = 'on_progress' AND t.next_reviewer_role IS NOT NULL
     ORDER BY 10, 3`);

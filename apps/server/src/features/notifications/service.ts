@@ -83,8 +83,10 @@ function factsOf(notice: RequestNotice): RequestFacts {
 
 /**
  * E-mails for a request or retirement that reached `step` of its chain: every active user of the
- * organisation with that step's role, never the owner; at step 1 with cascading_notification,
- * every later step's reviewers too, told in advance (docs/decisions/0011).
+ * organisation with that step's role, never the owner, nor (for a request) someone who already
+ * answered a step of it, who may not answer another (docs/decisions/0019); at step 1 with
+ * cascading_notification, every later step's reviewers too, told in advance
+ * (docs/decisions/0011).
  */
 async function reviewerNotices(
   context: AppContext,
@@ -111,14 +113,19 @@ async function reviewerNotices(
     roles,
     exceptUserId: options.ownerId,
   });
-  // Delegation covers request steps only (docs/decisions/0019).
+  // One person answers one step of a request; delegation covers request steps only
+  // (docs/decisions/0019).
+  const answered =
+    subject === 'request'
+      ? new Set(await findAnsweringReviewers(tx, notice.id))
+      : new Set<string>();
   const delegates =
     subject === 'request'
-      ? await delegatesToTell(context, tx, { notice, roles, ownerId: options.ownerId })
+      ? await delegatesToTell(context, tx, { notice, roles, ownerId: options.ownerId, answered })
       : [];
   return steps.flatMap(({ step, kind }) => {
     const role = notice.chain.find((link) => link.step === step)?.role;
-    const holders = people.filter((person) => person.role === role);
+    const holders = people.filter((person) => person.role === role && !answered.has(person.id));
     // One e-mail a person: someone who holds the role, or acts for two delegators, hears once.
     const told = new Set(holders.map((person) => person.id));
     const acting = delegates.filter((delegate) => {
@@ -163,16 +170,20 @@ async function reviewerNotices(
 async function delegatesToTell(
   context: AppContext,
   tx: Executor,
-  options: { notice: RequestNotice | RetirementNotice; roles: string[]; ownerId: string },
+  options: {
+    notice: RequestNotice | RetirementNotice;
+    roles: string[];
+    ownerId: string;
+    /** Who answered a step of the request so far (findAnsweringReviewers). */
+    answered: ReadonlySet<string>;
+  },
 ): Promise<ActingDelegate[]> {
-  const { notice, ownerId } = options;
+  const { notice, ownerId, answered } = options;
   const delegates = await findActingDelegates(tx, {
     organizationId: notice.organizationId,
     roles: options.roles,
     today: todayIn(context.config.orgTimezone),
   });
-  if (delegates.length === 0) return [];
-  const answered = new Set(await findAnsweringReviewers(tx, notice.id));
   return delegates.filter(
     (delegate) =>
       canActAsDelegate(delegate) &&
@@ -445,7 +456,8 @@ export async function sendRetirementWarnings(
 
 /**
  * The daily reminder run: every reviewer with a step waiting more than 3 working days gets one
- * digest of all the steps waiting for them (never their own requests), once per reviewer and day
+ * digest of all the steps waiting for them (never their own requests, nor a request with a step
+ * they already answered), once per reviewer and day
  * however many processes run it (the key is reviewer + day). Answers how many were queued.
  */
 export async function sendReviewReminders(
@@ -467,7 +479,9 @@ export async function sendReviewReminders(
       (step) =>
         step.organizationId === reviewer.organization_id &&
         step.role === reviewer.role &&
-        step.ownerId !== reviewer.id,
+        step.ownerId !== reviewer.id &&
+        // One person answers one step of a request (docs/decisions/0019).
+        !step.answeredBy.includes(reviewer.id),
     );
     if (!mine.some((step) => isReviewLate(step.since, today))) continue;
     const items: DigestItem[] = mine.map((step) => ({

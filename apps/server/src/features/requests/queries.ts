@@ -402,12 +402,13 @@ export async function countOwnerRequests(
 export type PendingGrant = { role: string; delegatorId: string };
 
 /**
- * Newest versions awaiting review whose first pending step is the caller's role, except the
- * caller's own, oldest first; and, for a delegate, those whose step is the role of one of their
- * active delegators, except that delegator's own and those with a step the caller already
- * answered (one person answers one step; issue 15, docs/decisions/0019). next_reviewer_role is
- * set only while a request awaits review, so requests_next_reviewer_idx serves the filter and the
- * order; without grants the statement is the plain role list.
+ * Newest versions awaiting review whose first pending step is the caller's role, and, for a
+ * delegate, those whose step is the role of one of their active delegators, except that
+ * delegator's own; never the caller's own, nor one with a step the caller already answered (one
+ * person answers one step, so a director who answered the secretary's step as a delegate does not
+ * see the director's step of that request; issue 15, docs/decisions/0019). Oldest first.
+ * next_reviewer_role is set only while a request awaits review, so requests_next_reviewer_idx
+ * serves the filter and the order; reviews_request_step_key the answered check.
  */
 export async function listPendingForRole(
   db: Executor,
@@ -429,35 +430,30 @@ export async function listPendingForRole(
       ? ownRole
       : or(
           ownRole,
-          and(
-            or(
-              ...grants.map((grant) =>
-                and(
-                  eq(requests.next_reviewer_role, grant.role),
-                  ne(requests.request_owner_id, grant.delegatorId),
-                ),
-              ),
-            ),
-            notExists(
-              db
-                .select({ one: sql`1` })
-                .from(reviews)
-                .where(
-                  and(
-                    eq(reviews.request_id, requests.id),
-                    eq(reviews.reviewer_id, callerId),
-                    ne(reviews.status, 'pending'),
-                  ),
-                ),
+          ...grants.map((grant) =>
+            and(
+              eq(requests.next_reviewer_role, grant.role),
+              ne(requests.request_owner_id, grant.delegatorId),
             ),
           ),
         );
+  const answeredByCaller = db
+    .select({ one: sql`1` })
+    .from(reviews)
+    .where(
+      and(
+        eq(reviews.request_id, requests.id),
+        eq(reviews.reviewer_id, callerId),
+        ne(reviews.status, 'pending'),
+      ),
+    );
   const where = and(
     eq(requests.organization_id, options.organizationId),
     eq(requests.is_latest, true),
     waitingFor,
     inArray(requests.current_status, ['pending', 'on_progress']),
     ne(requests.request_owner_id, callerId),
+    notExists(answeredByCaller),
   );
   const [rows, [count]] = await Promise.all([
     db

@@ -18,6 +18,7 @@ import {
 } from '../../../test/helpers.ts';
 import { startSession } from '../auth/session.ts';
 import { signToken } from '../auth/tokens.ts';
+import { sendReviewReminders } from '../notifications/service.ts';
 import { anotherStepRefusal } from './policy.ts';
 
 /**
@@ -369,6 +370,85 @@ describe('no chaining, and one person answers one step', () => {
     expect(response.statusCode).toBe(403);
     expect(response.json().error).toBe(anotherStepRefusal);
     expect(await reviewAudit(request.id)).toHaveLength(2);
+  });
+});
+
+describe('the only director answered the secretary’s step as a delegate', () => {
+  // Separation of duties stays: the director may not answer the director's step of that request
+  // too, so neither the pending list, the request's e-mails nor the reminder digest offer it to
+  // them; another director, or a delegate the director names, answers it (docs/decisions/0019).
+  let lone: StaffedOrganization;
+  let request: Submitted;
+  beforeAll(async () => {
+    lone = await buildStaffedOrganization(t.db, {
+      name: 'One Director Trust',
+      budgetAmount: 100_000_000_000,
+    });
+    await delegate(lone.secretary, {
+      delegate_id: lone.director.id,
+      starts_on: day(0),
+      ends_on: day(5),
+    });
+    request = await groupA(lone.staff);
+    expect((await answer(lone.finance, request, 1)).statusCode).toBe(200);
+    const second = await answer(lone.director, request, 2);
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json().reviews[1]).toMatchObject({
+      reviewer_id: lone.director.id,
+      on_behalf_of: { id: lone.secretary.id, name: 'Daudi Secretary' },
+    });
+  });
+
+  it('the director’s own list leaves the director’s step out, and answering it stays a 403', async () => {
+    expect(await pendingIds(lone.director)).not.toContain(request.id);
+    const response = await answer(lone.director, request, 3);
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error).toBe(anotherStepRefusal);
+    expect(await reviewAudit(request.id)).toHaveLength(2);
+  });
+
+  it('the director gets no “awaits your review” e-mail for the director’s step', async () => {
+    const emails = await t.db
+      .select({ to: emailOutbox.to_address })
+      .from(emailOutbox)
+      .where(
+        and(
+          eq(emailOutbox.kind, 'review_requested'),
+          like(emailOutbox.body, `%${request.id}%`),
+          like(emailOutbox.body, '%Third Reviewer%'),
+        ),
+      );
+    expect(emails.map((email) => email.to)).not.toContain(lone.director.email);
+  });
+
+  it('the reminder digest does not list it for the director', async () => {
+    await sendReviewReminders(t.context, { today: day(10) });
+    const digests = await t.db
+      .select({ to: emailOutbox.to_address })
+      .from(emailOutbox)
+      .where(
+        and(
+          eq(emailOutbox.kind, 'review_reminder'),
+          eq(emailOutbox.to_address, lone.director.email),
+        ),
+      );
+    expect(digests).toEqual([]);
+  });
+
+  it('a delegate the director names answers it', async () => {
+    await delegate(lone.director, {
+      delegate_id: lone.custodian.id,
+      starts_on: day(0),
+      ends_on: day(1),
+    });
+    const list = await pending(lone.custodian);
+    expect(list.data.find((item) => item.id === request.id)?.delegated_from).toEqual({
+      id: lone.director.id,
+      name: 'Eshe Director',
+    });
+    const response = await answer(lone.custodian, request, 3);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().current_status).toBe('approved');
   });
 });
 

@@ -1,12 +1,12 @@
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
 import type { ReviewRequest } from '@imprest/domain/api/reviews.ts';
 import { changesBetween, type AuditAction } from '@imprest/domain/audit.ts';
-import { hasAnsweredAnotherStep } from '@imprest/domain/delegations.ts';
 import { roleLabels } from '@imprest/domain/enums.ts';
 import { messages } from '@imprest/domain/messages.ts';
 import {
   approvalNumber,
   firstPendingReview,
+  hasAnsweredAnotherStep,
   isAwaitingReview,
   nextReviewerRole,
   reviewerTitle,

@@ -1,12 +1,14 @@
 import { PrinterOutlined } from '@ant-design/icons';
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
 import { isFinance } from '@imprest/domain/permissions.ts';
+import { canBeDelegate, delegatorFor } from '@imprest/domain/delegations.ts';
+import { roleLabels } from '@imprest/domain/enums.ts';
 import {
-  canBeDelegate,
-  delegatorFor,
+  canReview,
+  firstPendingReview,
   hasAnsweredAnotherStep,
-} from '@imprest/domain/delegations.ts';
-import { canReview, firstPendingReview, isAwaitingReview } from '@imprest/domain/requests.ts';
+  isAwaitingReview,
+} from '@imprest/domain/requests.ts';
 import { Alert, Button, Card, Col, Flex, Result, Row, Skeleton, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -159,6 +161,15 @@ function RequestContent({
         })
       : null;
   const isReviewer = isOwnStep || Boolean(onBehalfOf);
+  // The step is the user's own role, but they answered an earlier one (as a delegate): someone
+  // else must answer it (one person, one step; docs/decisions/0019), so say so instead of a panel.
+  const answeredStepRole =
+    delegableStep &&
+    !isOwner &&
+    delegableStep.reviewer_role === user.role &&
+    hasAnsweredAnotherStep(request.reviews, user.id, delegableStep.id)
+      ? user.role
+      : null;
   const canEdit =
     isOwner && !isHistory && !user.is_locked && request.current_status === 'request_edit';
   const canRequestRetirement =
@@ -238,6 +249,15 @@ function RequestContent({
             </Col>
           ))}
         </Row>
+      ) : null}
+
+      {answeredStepRole ? (
+        <Alert
+          type="info"
+          showIcon
+          title={`You have already answered another step of this request, so you cannot answer this one. Another ${roleLabels[answeredStepRole]}, or a delegate you name, must answer it.`}
+          data-testid="another-step-notice"
+        />
       ) : null}
 
       {isReviewer && pendingReview ? (
