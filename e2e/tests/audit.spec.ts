@@ -38,6 +38,9 @@ test('the director filters the audit trail and downloads it; a request shows its
   expect((await downloading).suggestedFilename()).toBe('Audit trail.xlsx');
 
   await page.setViewportSize(phone);
+  // On a phone the footer leads there too: six items still fit 375 px.
+  const footer = page.getByTestId('mobile-footer');
+  await expect(footer.getByRole('link', { name: 'Audit' })).toBeVisible();
   await expect(page.getByTestId('audit-event').first()).toBeVisible();
   await expectNoSidewaysScroll(page);
   await shot(page, 'audit-page-375');

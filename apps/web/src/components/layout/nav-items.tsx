@@ -69,12 +69,13 @@ const navItems: NavItem[] = [
     isVisibleTo: isFinance,
   },
   {
-    // Issue 15: the audit trail is the director's.
+    // Issue 15: the audit trail is the director's; in the footer too, which spec §2 gives every
+    // item but Retirements, so a director on a phone reaches it without typing its address.
     key: 'audit',
     label: 'Audit',
     href: paths.dashboard.audit.getHref(),
     icon: <SafetyCertificateOutlined />,
-    isInFooter: false,
+    isInFooter: true,
     isVisibleTo: isSuperAdmin,
   },
   {
