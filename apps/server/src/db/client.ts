@@ -55,14 +55,20 @@ export function connect(url: string, options: { max?: number } = {}): Database {
 
 export const migrationsFolder = path.resolve(import.meta.dirname, '../../drizzle');
 
+/**
+ * The advisory lock migrations run under; a restore takes it too, and a backup shares it, so none
+ * of them sees the schema half-changed by another.
+ */
+export const migrationLockKey = 727001;
+
 /** Applies the committed SQL migrations, one process at a time. */
 export async function migrateDatabase(db: Database): Promise<void> {
   const client = await db.$client.connect();
   try {
-    await client.query('SELECT pg_advisory_lock(727001)');
+    await client.query('SELECT pg_advisory_lock($1)', [migrationLockKey]);
     await migrate(drizzle(client, { schema }), { migrationsFolder });
   } finally {
-    await client.query('SELECT pg_advisory_unlock(727001)').catch(() => undefined);
+    await client.query('SELECT pg_advisory_unlock($1)', [migrationLockKey]).catch(() => undefined);
     client.release();
   }
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { databaseUrl } from '../../test/global-setup.ts';
 import { buildApp } from '../app.ts';
 import { readConfig } from '../config.ts';
-import { connect, type Database } from '../db/client.ts';
+import { connect, migrationLockKey, type Database } from '../db/client.ts';
 import { demoPassword, seedDemo } from '../demo/seed.ts';
 import { queueEmail } from '../lib/mailer.ts';
 import { loadJwtKey } from '../lib/secrets.ts';
@@ -248,6 +248,39 @@ describe('backup and restore', () => {
     expect(manifest.files.entries.map((entry) => entry.path)).toEqual(Object.keys(filesBefore));
     for (const entry of manifest.files.entries)
       expect(listed.get(`files/${entry.path}`)).toBe(entry.size);
+  });
+
+  it('waits for migrations running meanwhile, so its tables and migrations agree', async () => {
+    await withClient(sourceUrl, async (migrating) => {
+      // A server starting on this database holds the migration lock while it migrates.
+      await migrating.query('SELECT pg_advisory_lock($1)', [migrationLockKey]);
+      let isDone = false;
+      const backup = createBackup({
+        databaseUrl: sourceUrl,
+        filesDir: null,
+        output: path.join(root, 'during-migrations.tar.gz'),
+      }).finally(() => {
+        isDone = true;
+      });
+      // The backup's connection queues behind the lock: PostgreSQL shows it waiting for it.
+      await expect
+        .poll(
+          async () =>
+            (
+              await migrating.query<{ waiting: number }>(
+                `SELECT count(*)::int AS waiting FROM pg_locks
+                 WHERE locktype = 'advisory' AND objid = $1 AND NOT granted`,
+                [migrationLockKey],
+              )
+            ).rows[0]?.waiting,
+          { timeout: 10_000 },
+        )
+        .toBe(1);
+      expect(isDone).toBe(false);
+      await migrating.query('SELECT pg_advisory_unlock($1)', [migrationLockKey]);
+      const summary = await backup;
+      expect(summary.manifest.database.migrations).toEqual(manifest.database.migrations);
+    });
   });
 
   it('brings back a wiped database and files folder row for row and byte for byte, and the app works', async () => {

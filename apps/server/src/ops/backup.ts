@@ -6,7 +6,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import * as tar from 'tar';
-import { migrationsFolder } from '../db/client.ts';
+import { migrationLockKey, migrationsFolder } from '../db/client.ts';
 import { copyOut } from './backup-copy.ts';
 import {
   appVersion,
@@ -111,6 +111,11 @@ async function dumpDatabase(
   folder: string,
   log: BackupLog,
 ): Promise<BackupManifest['database']> {
+  // Migrations hold this lock while they run (db/client.ts): a server starting meanwhile waits
+  // for the copy, and the copy for its migrations, so the tables listed (from the live catalog)
+  // and the migrations recorded (from the snapshot) always agree. Taken before BEGIN, so the
+  // snapshot is not older than the lock.
+  await client.query('SELECT pg_advisory_lock_shared($1)', [migrationLockKey]);
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
     for (const statement of copySettings) await client.query(statement);
@@ -166,6 +171,10 @@ async function dumpDatabase(
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
+  } finally {
+    await client
+      .query('SELECT pg_advisory_unlock_shared($1)', [migrationLockKey])
+      .catch(() => undefined);
   }
 }
 

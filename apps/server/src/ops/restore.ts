@@ -6,7 +6,7 @@ import { readMigrationFiles, type MigrationMeta } from 'drizzle-orm/migrator';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import * as tar from 'tar';
-import { migrationsFolder } from '../db/client.ts';
+import { migrationLockKey, migrationsFolder } from '../db/client.ts';
 import { installJobQueues } from '../features/jobs/worker.ts';
 import { jobSchema } from '../lib/job-queue.ts';
 import { emailQueue } from '../lib/mailer.ts';
@@ -44,9 +44,6 @@ export type RestoreSummary = {
   repaired: string[];
   seconds: number;
 };
-
-/** The advisory lock of `migrateDatabase`: a server starting meanwhile waits for the restore. */
-const migrationLockKey = 727001;
 
 /** An entry's path without the `./` that `tar czf x.tar.gz ./…` puts in front. */
 function normalEntryPath(entryPath: string): string {
@@ -314,6 +311,7 @@ async function loadDatabase(options: {
   let isMoved = false;
   await client.query('BEGIN');
   try {
+    // A server starting meanwhile waits for the restore before it migrates.
     await client.query('SELECT pg_advisory_xact_lock($1)', [migrationLockKey]);
     for (const statement of copySettings) await client.query(statement);
     if ((await listTables(client)).length > 0)
