@@ -7,6 +7,7 @@ export const auditActions = [
   'auth.signed_in',
   'auth.sign_in_failed',
   'auth.password_reset',
+  'auth.password_set',
   'auth.password_changed',
   'user.created',
   'user.updated',

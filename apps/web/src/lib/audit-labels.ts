@@ -6,6 +6,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'auth.signed_in': 'Signed in',
   'auth.sign_in_failed': 'Sign-in failed',
   'auth.password_reset': 'Password reset',
+  'auth.password_set': 'Invitation accepted: password set',
   'auth.password_changed': 'Password changed',
   'user.created': 'User created',
   'user.updated': 'User edited',

@@ -17,6 +17,7 @@ const authActions = [
   'auth.signed_in',
   'auth.sign_in_failed',
   'auth.password_reset',
+  'auth.password_set',
   'auth.password_changed',
 ];
 

@@ -1,6 +1,6 @@
-import { and, desc, eq, gte, lt, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { auditEvents } from '../../db/schema.ts';
+import { auditEvents, retirements } from '../../db/schema.ts';
 
 /** What a page of the trail is narrowed to; the organisation always. */
 export type AuditFilters = {
@@ -9,6 +9,11 @@ export type AuditFilters = {
   action?: string;
   objectType?: string;
   objectId?: string;
+  /**
+   * With a request's `objectType` and `objectId`: its retirements' events too (their own object
+   * type, `retirement`), so a request's history tells what became of the money.
+   */
+  includesRetirements?: boolean;
   /** Actions left out (an object's history seen by someone other than the director). */
   excludedActions?: readonly string[];
   /** Days (`YYYY-MM-DD`) in `timezone`, both included. */
@@ -22,14 +27,47 @@ export type AuditCursor = { at: string; id: number };
 
 export type AuditRow = typeof auditEvents.$inferSelect & { at_text: string };
 
-function conditions(filters: AuditFilters, after: AuditCursor | undefined): SQL | undefined {
+function objectCondition(db: Executor, filters: AuditFilters): SQL | undefined {
+  const { objectType, objectId } = filters;
+  if (filters.includesRetirements && objectType === 'request' && objectId) {
+    // One statement, so the keyset page stays exact, of two ranges of audit_events_object_idx:
+    // ARRAY(…) is computed once, so `= ANY` is an index condition; an `IN (SELECT …)` arm is only
+    // a filter, and the planner walked the organisation's whole trail (27 ms at 100,000 events,
+    // against 0.1 ms).
+    const retirementIds = db
+      .select({ id: sql<string>`${retirements.id}::text` })
+      .from(retirements)
+      .where(
+        and(
+          eq(retirements.request_id, objectId),
+          eq(retirements.organization_id, filters.organizationId),
+        ),
+      );
+    return or(
+      and(eq(auditEvents.object_type, 'request'), eq(auditEvents.object_id, objectId)),
+      and(
+        eq(auditEvents.object_type, 'retirement'),
+        sql`${auditEvents.object_id} = ANY (ARRAY${retirementIds})`,
+      ),
+    );
+  }
+  return and(
+    objectType ? eq(auditEvents.object_type, objectType) : undefined,
+    objectId ? eq(auditEvents.object_id, objectId) : undefined,
+  );
+}
+
+function conditions(
+  db: Executor,
+  filters: AuditFilters,
+  after: AuditCursor | undefined,
+): SQL | undefined {
   const { timezone } = filters;
   return and(
     eq(auditEvents.organization_id, filters.organizationId),
     filters.actorId ? eq(auditEvents.actor_id, filters.actorId) : undefined,
     filters.action ? eq(auditEvents.action, filters.action) : undefined,
-    filters.objectType ? eq(auditEvents.object_type, filters.objectType) : undefined,
-    filters.objectId ? eq(auditEvents.object_id, filters.objectId) : undefined,
+    objectCondition(db, filters),
     // In the query, not after it, so a page stays full and next_cursor stays exact.
     filters.excludedActions?.length
       ? notInArray(auditEvents.action, [...filters.excludedActions])
@@ -72,7 +110,7 @@ export async function findAuditEvents(
       ip: auditEvents.ip,
     })
     .from(auditEvents)
-    .where(conditions(filters, options.after))
+    .where(conditions(db, filters, options.after))
     .orderBy(desc(auditEvents.at), desc(auditEvents.id))
     .limit(options.limit);
 }

@@ -72,9 +72,9 @@ export async function listAuditEvents(
 }
 
 /**
- * `GET audit/history/{object_type}/{object_id}`: one request's, budget's or user's own history,
- * for whoever may open that object's page (its own read rule decides, 404 or 403 as there); what
- * of it a caller sees is objectHistoryView's (the director everything).
+ * `GET audit/history/{object_type}/{object_id}`: one request's (with its retirement's), budget's
+ * or user's own history, for whoever may open that object's page (its own read rule decides, 404
+ * or 403 as there); what of it a caller sees is objectHistoryView's (the director everything).
  */
 export async function listObjectHistory(
   context: AppContext,
@@ -93,6 +93,8 @@ export async function listObjectHistory(
       organizationId: actor.organization_id,
       objectType: params.object_type,
       objectId: params.object_id,
+      // A request's retirement is part of its story (who accounted for the money, and how).
+      includesRetirements: params.object_type === 'request',
       excludedActions: view.hiddenActions,
       timezone: context.config.orgTimezone,
     },

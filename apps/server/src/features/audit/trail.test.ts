@@ -55,7 +55,7 @@ async function eventsOf(action: AuditAction, organizationId = org.organizationId
 async function onlyEvent(
   action: AuditAction,
   change: () => Promise<unknown>,
-  expected: { objectId?: string | null; actor?: TestUser | null } = {},
+  expected: { objectId?: string | null; actor?: Pick<TestUser, 'id' | 'fullname'> | null } = {},
 ): Promise<Row> {
   const before = (await eventsOf(action)).length;
   await change();
@@ -151,6 +151,43 @@ describe('every change writes exactly one audit event in its own transaction', (
         ),
       { objectId: user.id, actor: user },
     );
+  });
+
+  it('accepting an invitation sets a first password: auth.password_set, not a reset', async () => {
+    const email = `invited-${randomUUID()}@example.test`;
+    const body = JSON.parse(
+      await ok(
+        call(org.admin, 'POST', 'users', {
+          fullname: 'Invited Person',
+          email,
+          department: 'engineering',
+          role: 'staff',
+          system_role: 'staff',
+        }),
+        201,
+      ),
+    ) as { users: { id: string }[] };
+    const invited = { id: body.users[0]?.id ?? '', fullname: 'Invited Person' };
+    const [invitation] = await t.db
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.to_address, email));
+    expect(invitation?.kind).toBe('invitation');
+    const link = new URL(/https?:\/\/\S+/.exec(invitation?.body ?? '')?.[0] ?? 'http://x');
+    const resets = (await eventsOf('auth.password_reset')).length;
+    await onlyEvent(
+      'auth.password_set',
+      () =>
+        ok(
+          call(null, 'POST', 'forgot-password/validate', {
+            token: link.searchParams.get('token'),
+            email,
+            password: 'my very first password',
+          }),
+        ),
+      { objectId: invited.id, actor: invited },
+    );
+    expect(await eventsOf('auth.password_reset')).toHaveLength(resets);
   });
 
   it('users: created, edited, restricted, unlocked, deleted', async () => {
@@ -681,6 +718,53 @@ describe('GET audit/history', () => {
     expect(own.map((event) => event.action)).toEqual(everything.map((event) => event.action));
     expect(own.filter(hasOrigin)).toEqual([]);
     expect(own.filter(isAuth)).toHaveLength(3);
+  });
+
+  it('includes the events of the request’s retirement, page by page, and no other retirement’s', async () => {
+    const approved = () =>
+      approvedRequest(t.app, {
+        owner: org.staff,
+        reviewers: [org.finance, org.secretary],
+        budgetCode: org.budget.code,
+      });
+    const request = await approved();
+    const other = await approved();
+    const retirementOf = async (id: string) => {
+      const response = await attachRetirement(t.app, org.finance, { id });
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json().current_retirement.id as string;
+    };
+    const retirementId = await retirementOf(request.id);
+    await retirementOf(other.id);
+    await ok(
+      call(org.staff, 'POST', 'retirement/user-submit', {
+        id: retirementId,
+        amount_spent: 100,
+        amount_currency: 'tzs',
+        comments: 'Receipts attached',
+        file_paths: [],
+      }),
+    );
+    const expected = [
+      'retirement.submitted',
+      'retirement.attached',
+      'review.approved',
+      'review.approved',
+      'request.submitted',
+    ];
+    const director = await historyOf(org.director, `request/${request.id}`, 2);
+    expect(director.map((event) => event.action)).toEqual(expected);
+    expect(director.every(hasOrigin)).toBe(true);
+    // The owner reads the request, so its retirement too: the same events, without addresses.
+    const owner = await historyOf(org.staff, `request/${request.id}`, 1);
+    expect(owner.map((event) => event.action)).toEqual(expected);
+    expect(owner.filter(hasOrigin)).toEqual([]);
+    expect(
+      (await call(org.otherStaff, 'GET', `audit/history/request/${request.id}`)).statusCode,
+    ).toBe(404);
+    // The other request's history has its own retirement only.
+    const others = await historyOf(org.director, `request/${other.id}`);
+    expect(others.map((event) => event.action)).toEqual(expected.slice(1));
   });
 
   it('shows a request’s reviewers’ addresses to the director only, not to the owner', async () => {

@@ -92,7 +92,8 @@ export async function resetPassword(
     throw invalidLink();
   const passwordHash = await hashPassword(options.password);
   const isDone = await context.db.transaction(async (tx) => {
-    if (!(await spendToken(tx, { userId: user.id, token: options.token }))) return false;
+    const purpose = await spendToken(tx, { userId: user.id, token: options.token });
+    if (!purpose) return false;
     await tx
       .update(users)
       .set({ password_hash: passwordHash, modified_at: sql`now()` })
@@ -101,7 +102,8 @@ export async function resetPassword(
     await recordAudit(tx, {
       organizationId: user.organization_id,
       actor: user,
-      action: 'auth.password_reset',
+      // Accepting an invitation sets a first password; it resets none.
+      action: purpose === 'invitation' ? 'auth.password_set' : 'auth.password_reset',
       objectType: 'user',
       objectId: user.id,
     });
@@ -139,14 +141,15 @@ async function isLiveToken(
   return row !== undefined;
 }
 
+/** Spends a live token; answers its purpose, or undefined when it was not live. */
 async function spendToken(
   tx: Executor,
   options: { userId: string; token: string },
-): Promise<boolean> {
+): Promise<TokenPurpose | undefined> {
   const [spent] = await tx
     .update(passwordResetTokens)
     .set({ used_at: sql`now()` })
     .where(liveToken(options))
-    .returning({ id: passwordResetTokens.id });
-  return spent !== undefined;
+    .returning({ purpose: passwordResetTokens.purpose });
+  return spent?.purpose as TokenPurpose | undefined;
 }

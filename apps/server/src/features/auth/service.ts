@@ -1,4 +1,5 @@
 import type { AuthResponse, SetupRequest } from '@imprest/domain/api/auth.ts';
+import { changesBetween } from '@imprest/domain/audit.ts';
 import { isSuperAdmin } from '@imprest/domain/permissions.ts';
 import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
@@ -7,6 +8,7 @@ import type { Actor } from '../../lib/authenticate.ts';
 import { recordAudit } from '../audit/record.ts';
 import { AppError } from '../../lib/errors.ts';
 import { presentUser } from '../users/presenter.ts';
+import { userAuditFields } from '../users/service.ts';
 import {
   findUserByEmail,
   findUserById,
@@ -103,7 +105,10 @@ export async function needsSetup(context: AppContext): Promise<boolean> {
   return !(await hasAnyUser(context.db));
 }
 
-/** Creates the first organisation and its director; refused once any user exists (decisions §1). */
+/**
+ * Creates the first organisation and its director, signed in; refused once any user exists
+ * (decisions §1). The audit trail records the account's creation and the sign-in.
+ */
 export async function setupOrganization(
   context: AppContext,
   input: SetupRequest,
@@ -133,8 +138,28 @@ export async function setupOrganization(
         password_hash: passwordHash,
         last_logged_in: sql`now()`,
       })
-      .returning({ id: users.id });
+      .returning();
     if (!user) throw new Error('user insert returned nothing');
+    // The director creates their own account and is signed in by it: both as any other path
+    // records them (docs/decisions/0019).
+    await recordAudit(
+      tx,
+      {
+        organizationId: organization.id,
+        actor: user,
+        action: 'user.created',
+        objectType: 'user',
+        objectId: user.id,
+        changes: changesBetween(null, user, userAuditFields),
+      },
+      {
+        organizationId: organization.id,
+        actor: user,
+        action: 'auth.signed_in',
+        objectType: 'user',
+        objectId: user.id,
+      },
+    );
     return { userId: user.id, session: await startSession(tx, user.id) };
   });
   const user = await findUserById(context.db, created.userId);

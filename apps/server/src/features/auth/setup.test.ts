@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { organizations, users } from '../../db/schema.ts';
+import { asc } from 'drizzle-orm';
+import { auditEvents, organizations, users } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 
 let t: TestApp;
@@ -51,6 +52,35 @@ describe('first-run set-up', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/setup' })).json()).toEqual({
       needs_setup: false,
     });
+    // The trail records the new account and its sign-in, as every other path does.
+    const director = created.json().user as { id: string; organization_id: string };
+    const trail = await t.db.select().from(auditEvents).orderBy(asc(auditEvents.id));
+    expect(trail).toMatchObject([
+      {
+        organization_id: director.organization_id,
+        actor_id: director.id,
+        actor_name: 'Zawadi Director',
+        action: 'user.created',
+        object_type: 'user',
+        object_id: director.id,
+        changes: {
+          fullname: { to: 'Zawadi Director' },
+          email: { to: 'zawadi@acme.test' },
+          role: { to: 'director' },
+          system_role: { to: 'director' },
+        },
+        ip: '127.0.0.1',
+      },
+      {
+        actor_id: director.id,
+        action: 'auth.signed_in',
+        object_type: 'user',
+        object_id: director.id,
+        changes: null,
+        ip: '127.0.0.1',
+      },
+    ]);
+    expect(JSON.stringify(trail)).not.toMatch(/password/);
     const again = await t.app.inject({
       method: 'POST',
       url: '/api/v1/setup',
@@ -58,6 +88,7 @@ describe('first-run set-up', () => {
     });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ error: 'Imprest is already set up. Sign in instead.' });
+    expect(await t.db.$count(auditEvents)).toBe(2);
     const signIn = await t.app.inject({
       method: 'POST',
       url: '/api/v1/users/authenticate',

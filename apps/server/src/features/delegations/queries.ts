@@ -103,6 +103,33 @@ export async function lockDelegation(
   return row;
 }
 
+/**
+ * A user's live delegations (not ended early, last day `today` or later) as delegator or as
+ * delegate, locked for the rest of the transaction like `lockDelegation`, in id order so two
+ * position changes at once take the rows they share in the same order.
+ */
+export async function lockLiveDelegationsOf(
+  tx: Executor,
+  options: { organizationId: string; userId: string; today: string },
+): Promise<DelegationRow[]> {
+  return tx
+    .select()
+    .from(delegations)
+    .where(
+      and(
+        eq(delegations.organization_id, options.organizationId),
+        or(
+          eq(delegations.delegator_id, options.userId),
+          eq(delegations.delegate_id, options.userId),
+        ),
+        isNull(delegations.ended_at),
+        gte(delegations.ends_on, options.today),
+      ),
+    )
+    .orderBy(asc(delegations.id))
+    .for('update');
+}
+
 /** Ends a delegation now. */
 export async function markDelegationEnded(
   tx: Executor,

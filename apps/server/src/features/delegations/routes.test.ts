@@ -547,3 +547,114 @@ describe('POST /delegations/{id}/end', () => {
     expect(malformed.statusCode).toBe(400);
   });
 });
+
+describe('a new position or a deactivation ends the person’s live delegations', () => {
+  const putUser = (user: TestUser, body: Record<string, unknown>) =>
+    t.app.inject({ method: 'PUT', url: '/api/v1/users', headers: auth(user), payload: body });
+  const statusOf = async (user: TestUser, id: string) => {
+    const response = await list(user, '&status=all');
+    return response
+      .json<{ data: { id: string; status: string }[] }>()
+      .data.find((item) => item.id === id);
+  };
+
+  it('a promotion ends theirs as delegator and as delegate, each with one audit row; an edit of another field ends none', async () => {
+    const officer = await person('finance_officer', 'Promoted Officer');
+    const secretary = await person('executive_secretary', 'Naming Secretary');
+    const active = await created(officer, {
+      delegate_id: org.custodian.id,
+      starts_on: day(0),
+      ends_on: day(2),
+    });
+    const scheduled = await created(officer, {
+      delegate_id: org.custodian.id,
+      starts_on: day(5),
+      ends_on: day(6),
+    });
+    const asDelegate = await created(secretary, {
+      delegate_id: officer.id,
+      starts_on: day(0),
+      ends_on: day(3),
+    });
+    const lapsed = await stored(officer, org.custodian, day(-5), day(-1));
+
+    // A change that is no new position leaves them as they are.
+    const renamed = await putUser(org.director, {
+      user_id: officer.id,
+      fullname: 'Promoted Officer',
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const phone = await putUser(org.admin, { user_id: officer.id, phone_number: '255733333333' });
+    expect(phone.statusCode, phone.body).toBe(200);
+    expect(await auditOf(active.id)).toHaveLength(1);
+
+    const promoted = await putUser(org.director, { user_id: officer.id, role: 'director' });
+    expect(promoted.statusCode, promoted.body).toBe(200);
+    // Made as a finance officer, the delegation does not hand over the director's steps.
+    for (const [id, before] of [
+      [active.id, 'active'],
+      [scheduled.id, 'scheduled'],
+      [asDelegate.id, 'active'],
+    ] as const) {
+      expect(await statusOf(org.director, id)).toMatchObject({
+        status: 'ended',
+        ended_by: { id: org.director.id, fullname: 'Eshe Director' },
+      });
+      const audit = await auditOf(id);
+      expect(audit.map((row) => row.action)).toEqual(['delegation.created', 'delegation.ended']);
+      expect(audit[1]).toMatchObject({
+        actor_id: org.director.id,
+        changes: { status: { from: before, to: 'ended' }, ended_at: { from: null } },
+      });
+    }
+    // One that had already lapsed is left alone.
+    expect(await auditOf(lapsed.id)).toEqual([]);
+    const [row] = await t.db.select().from(delegations).where(eq(delegations.id, lapsed.id));
+    expect(row?.ended_at).toBeNull();
+  });
+
+  it('a refused position change ends nothing', async () => {
+    const officer = await person('finance_officer', 'Unmoved Officer');
+    const { id } = await created(officer, {
+      delegate_id: org.custodian.id,
+      starts_on: day(0),
+      ends_on: day(2),
+    });
+    const before = await counts();
+    const refused = await putUser(org.admin, { user_id: officer.id, role: 'director' });
+    expect(refused.statusCode).toBe(403);
+    expect(await counts()).toEqual(before);
+    expect(await statusOf(officer, id)).toMatchObject({ status: 'active' });
+  });
+
+  it('a deactivation ends theirs as delegator and as delegate', async () => {
+    const leaver = await person('executive_secretary', 'Leaving Secretary');
+    const chairman = await person('board_chairman', 'Naming Chairman');
+    const own = await created(leaver, {
+      delegate_id: org.custodian.id,
+      starts_on: day(1),
+      ends_on: day(2),
+    });
+    const forOther = await created(chairman, {
+      delegate_id: leaver.id,
+      starts_on: day(0),
+      ends_on: day(2),
+    });
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/users/${leaver.id}`,
+      headers: auth(org.director),
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    for (const id of [own.id, forOther.id]) {
+      expect(await statusOf(org.director, id)).toMatchObject({
+        status: 'ended',
+        ended_by: { id: org.director.id },
+      });
+      expect(await auditOf(id)).toMatchObject([
+        { action: 'delegation.created' },
+        { action: 'delegation.ended', actor_id: org.director.id },
+      ]);
+    }
+  });
+});

@@ -14,6 +14,7 @@ import {
 } from '@imprest/domain/delegations.ts';
 import { todayIn } from '@imprest/domain/requests.ts';
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { AppError } from '../../lib/errors.ts';
 import { iso } from '../../lib/time.ts';
@@ -32,7 +33,9 @@ import {
   insertDelegation,
   listDelegationPage,
   lockDelegation,
+  lockLiveDelegationsOf,
   markDelegationEnded,
+  type DelegationRow,
 } from './queries.ts';
 
 const delegationNotFound = 'Delegation not found.';
@@ -143,23 +146,53 @@ export async function endDelegation(
     if (!canEndDelegation(actor, row)) {
       throw new AppError('forbidden', 'Only the delegator or the director can end a delegation.');
     }
-    const before = delegationStatus(row, day);
-    if (before === 'ended') throw new AppError('conflict', 'This delegation has already ended.');
-    const ended = await markDelegationEnded(tx, { id: row.id, endedBy: actor.id });
-    await recordAudit(tx, {
-      organizationId,
-      actor: { id: actor.id, fullname: actor.fullname },
-      action: 'delegation.ended',
-      objectType: 'delegation',
-      objectId: row.id,
-      changes: changesBetween(
-        { status: before, ended_at: null },
-        { status: 'ended', ended_at: iso(ended.ended_at) },
-        ['status', 'ended_at'],
-      ),
-    });
+    if (delegationStatus(row, day) === 'ended')
+      throw new AppError('conflict', 'This delegation has already ended.');
+    await endLockedDelegation(tx, { actor, row, today: day });
   });
   return readDelegation(context, { organizationId, id: options.id });
+}
+
+/** Ends a live delegation whose row the transaction holds, with its `delegation.ended` row. */
+async function endLockedDelegation(
+  tx: Executor,
+  options: { actor: { id: string; fullname: string }; row: DelegationRow; today: string },
+): Promise<void> {
+  const { actor, row } = options;
+  const ended = await markDelegationEnded(tx, { id: row.id, endedBy: actor.id });
+  await recordAudit(tx, {
+    organizationId: row.organization_id,
+    actor: { id: actor.id, fullname: actor.fullname },
+    action: 'delegation.ended',
+    objectType: 'delegation',
+    objectId: row.id,
+    changes: changesBetween(
+      { status: delegationStatus(row, options.today), ended_at: null },
+      { status: 'ended', ended_at: iso(ended.ended_at) },
+      ['status', 'ended_at'],
+    ),
+  });
+}
+
+/**
+ * Ends a user's live (active or scheduled) delegations, as delegator and as delegate, in the
+ * caller's transaction, which already holds the user's row: a delegation hands over the steps of
+ * the position its delegator held when naming it, so a new position or a deactivation ends it
+ * rather than letting it follow the person (docs/decisions/0019). Each end writes its own
+ * `delegation.ended` row, `actor` being who changed the user.
+ */
+export async function endDelegationsOfUser(
+  context: AppContext,
+  tx: Executor,
+  options: { actor: { id: string; fullname: string }; organizationId: string; userId: string },
+): Promise<void> {
+  const day = today(context);
+  const rows = await lockLiveDelegationsOf(tx, {
+    organizationId: options.organizationId,
+    userId: options.userId,
+    today: day,
+  });
+  for (const row of rows) await endLockedDelegation(tx, { actor: options.actor, row, today: day });
 }
 
 /** A page of delegations: the caller's own as delegator or delegate; the director's, all. */

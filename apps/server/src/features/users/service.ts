@@ -19,6 +19,7 @@ import { notifyAccountLock } from '../notifications/service.ts';
 import { commonPasswords } from '../auth/common-passwords.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { endSessionsOf } from '../auth/session.ts';
+import { endDelegationsOfUser } from '../delegations/service.ts';
 import { inviteUsers } from './invitations.ts';
 import {
   canChangeSettings,
@@ -44,7 +45,7 @@ import {
 } from './queries.ts';
 
 /** The fields of a user the audit trail shows (never the password hash or settings). */
-const userAuditFields = [
+export const userAuditFields = [
   'fullname',
   'email',
   'department',
@@ -217,7 +218,8 @@ function changedFields(target: UserWithOrganization, body: UpdateUserRequest) {
 /**
  * `PUT users` (decisions §9): fields left out or unchanged pass; each changed field must be the
  * actor's to change, else 403 naming it. `system_role` follows `role` (decisions §3). A new
- * position ends the user's sessions; the last director keeps the position (409).
+ * position ends the user's sessions and live delegations (docs/decisions/0019); the last director
+ * keeps the position (409).
  */
 export async function updateUser(
   context: AppContext,
@@ -275,6 +277,14 @@ export async function updateUser(
           changes: edited,
         });
       }
+      // A delegation hands over the steps of the position held when it was named: a new position
+      // ends it, as delegator and as delegate, so a promotion never widens a delegate's power.
+      if (isNewPosition)
+        await endDelegationsOfUser(context, tx, {
+          actor,
+          organizationId: target.organization_id,
+          userId: target.id,
+        });
     });
   } catch (error) {
     if (sqlStateOf(error) === sqlState.uniqueViolation)
@@ -293,7 +303,7 @@ export async function updateUser(
 /**
  * `DELETE users/{userId}` (decisions §9, director): the user is deactivated, never erased, so
  * their requests, reviews and retirements stay whole (docs/decisions/0010); they can no longer sign
- * in, their sessions end and they leave every list. Not oneself (400), not the last director (409).
+ * in, their sessions and live delegations end and they leave every list. Not oneself (400), not the last director (409).
  */
 export async function deleteUser(
   context: AppContext,
@@ -322,6 +332,13 @@ export async function deleteUser(
       objectType: 'user',
       objectId: target.id,
       changes: changesBetween(target, null, userAuditFields),
+    });
+    // Answers already ignore a deactivated person's delegations; ending them says so in the
+    // delegation lists and the trail, the same way as a new position does.
+    await endDelegationsOfUser(context, tx, {
+      actor,
+      organizationId: target.organization_id,
+      userId: target.id,
     });
   });
   context.events.endSessions(target.id);
