@@ -16,9 +16,11 @@ COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
 RUN npm ci --no-audit --no-fund
 COPY . .
-# The production web build (type check, then vite), stamped as scripts/start.mjs stamps it.
-RUN npm run build && date -u +%FT%TZ > apps/web/dist/.build-stamp
-# The server runs its TypeScript through tsx (docs/decisions/0001), a runtime dependency.
+# The production builds (the web app: type check, then vite; the server: one esbuild bundle,
+# docs/decisions/0020), stamped as scripts/start.mjs stamps them.
+RUN npm run build && date -u +%FT%TZ > apps/web/dist/.build-stamp \
+  && date -u +%FT%TZ > apps/server/dist/.build-stamp
+# Only the runtime dependencies (tsx stays one: `npm run backup` and `restore` run through it).
 RUN npm prune --omit=dev --no-audit --no-fund
 
 FROM node:${NODE_VERSION}-bookworm-slim
@@ -43,6 +45,6 @@ EXPOSE 3000
 # Liveness only (GET /healthz); a load balancer should probe /readyz (database, migrations, Redis, jobs).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# What `npm start` runs once the web app is built; node as PID 1 gets SIGTERM and shuts down
+# What `npm start` runs once the web app and the server are built; node as PID 1 gets SIGTERM and shuts down
 # gracefully (up to 25 s: give `docker stop` 35 s, not its default 10 s, as compose.yaml does).
-CMD ["node", "--import", "tsx", "apps/server/src/main.ts"]
+CMD ["node", "--enable-source-maps", "apps/server/dist/main.js"]

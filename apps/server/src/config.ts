@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { repoRoot } from './paths.ts';
 
 /** Environment of decisions §1, read and validated once; `process.env` appears nowhere else. */
 const environment = z.object({
@@ -72,7 +73,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const isDemo = e.IMPREST_DEMO === '1' || e.IMPREST_DEMO === 'true';
-  const repoRoot = path.resolve(import.meta.dirname, '../../..');
   const dataDir = path.resolve(e.DATA_DIR ?? path.join(repoRoot, isDemo ? 'data/demo' : 'data'));
   const webConcurrency = parseWebConcurrency(e.WEB_CONCURRENCY);
   // Without Redis each worker's socket.io rooms are its own: events and ended sessions would reach

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
@@ -28,6 +29,11 @@ export function databaseUrl(adminUrl: string, database: string): string {
  * a migrated template database; each test file clones it (test/helpers.ts).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The operations tests run real server processes from the production bundle, as `npm start`
+  // does (docs/decisions/0020): build it from the sources under test (a fraction of a second).
+  execFileSync(process.execPath, [path.resolve(import.meta.dirname, '../build.mjs')], {
+    stdio: 'inherit',
+  });
   const logger = pino({ level: 'warn' });
   let embedded: EmbeddedDatabase | null = null;
   let clusterDir: string | null = null;

@@ -6,8 +6,8 @@ import { createInterface } from 'node:readline';
 import { freePort } from '../src/db/embedded.ts';
 import { testJwtSecret } from './helpers.ts';
 
-// Real server processes for the operations tests (apps/server/src/ops): `node --import tsx
-// src/main.ts` as `npm start` runs it, on a free loopback port, with the environment a test gives.
+// Real server processes for the operations tests (apps/server/src/ops): the production bundle
+// (dist/main.js) as `npm start` runs it, on a free loopback port, with the environment a test gives.
 
 /** One line of a process's output: its JSON log line, or `{ text }` for anything else. */
 export type LogLine = { msg?: string; pid?: number; level?: number; text?: string } & Record<
@@ -42,7 +42,8 @@ export type ServerProcess = {
 };
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
-export const serverEntry = path.resolve(import.meta.dirname, '../src/main.ts');
+/** The production bundle `npm start` runs (docs/decisions/0020), built by test/global-setup.ts. */
+export const serverEntry = path.resolve(import.meta.dirname, '../dist/main.js');
 
 const live = new Set<ChildProcess>();
 process.once('exit', () => {
@@ -199,7 +200,7 @@ export async function startProcess(options: {
 }
 
 /**
- * Starts `node --import tsx apps/server/src/main.ts` on a free loopback port and waits until it
+ * Starts `node --enable-source-maps apps/server/dist/main.js`, as `npm start` does, on a free loopback port and waits until it
  * serves. `env` adds to (or overrides) HOST, PORT, LOG_LEVEL=info, JWT_SECRET=testJwtSecret.
  */
 export async function startServerProcess(options: {
@@ -213,7 +214,7 @@ export async function startServerProcess(options: {
   return startProcess({
     name: options.name,
     command: process.execPath,
-    args: ['--import', 'tsx', serverEntry],
+    args: ['--enable-source-maps', serverEntry],
     env: serverEnv(port, options.env ?? {}),
     port,
     ...(options.ready !== undefined ? { ready: options.ready } : {}),

@@ -4,6 +4,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema.ts';
+import { serverRoot } from '../paths.ts';
 
 export type Database = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 /** A transaction handle, usable wherever a Database is. */
@@ -53,7 +54,7 @@ export function connect(url: string, options: { max?: number } = {}): Database {
   return db;
 }
 
-export const migrationsFolder = path.resolve(import.meta.dirname, '../../drizzle');
+export const migrationsFolder = path.join(serverRoot, 'drizzle');
 
 /**
  * The advisory lock migrations run under; a restore takes it too, and a backup shares it, so none

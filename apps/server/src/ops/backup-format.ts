@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { repoRoot } from '../paths.ts';
 
 /**
  * The archive `npm run backup` writes (docs/decisions/0017), a tar.gz of:
@@ -192,7 +193,7 @@ export const copySettings = [
 
 /** The application's version, from the root package.json. */
 export async function appVersion(): Promise<string> {
-  const file = path.resolve(import.meta.dirname, '../../../../package.json');
+  const file = path.join(repoRoot, 'package.json');
   const json = JSON.parse(await fs.readFile(file, 'utf8')) as { version?: string };
   return json.version ?? 'unknown';
 }
