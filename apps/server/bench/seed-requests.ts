@@ -17,11 +17,30 @@ const staffPerOrganization = 400;
 const budgetsPerOrganization = 60;
 export const requestCount = 1_000_000;
 const requestBatch = 250_000;
+
+/**
+ * How large an organisation the seed writes. The requests and operations benchmarks use the
+ * default; the load benchmark (load.ts) asks for more people and budgets over more organisations.
+ * At most 2,079 budgets an organisation (cost codes 1–99 × 7 categories × 3 branches).
+ */
+export type SeedShape = {
+  organizations: number;
+  staffPerOrganization: number;
+  budgetsPerOrganization: number;
+  requests: number;
+};
+
+export const defaultShape: SeedShape = {
+  organizations: organizationCount,
+  staffPerOrganization,
+  budgetsPerOrganization,
+  requests: requestCount,
+};
 /** Requests are created evenly over this many days, oldest first (as rows arrive in real life). */
 const historyDays = 390;
 
 /** Reviewer roles of the default approval matrix, step 1 first; a third step from 150,000,000. */
-const chainRoles = ['finance_officer', 'executive_secretary', 'director'] as const;
+export const chainRoles = ['finance_officer', 'executive_secretary', 'director'] as const;
 const otherRoles = ['petty_cash_custodian', 'stem_park_manager'] as const;
 
 // prettier-ignore
@@ -48,12 +67,13 @@ const purposeModes = Object.entries(requestCategories).flatMap(([purpose, { mode
 
 /**
  * Organisations, reviewers, staff and budgets. Staff `s` of an organisation is called
- * firstNames[s % 20] lastNames[s / 20], so each full name is one person of the organisation.
+ * firstNames[s % 20] lastNames[s / 20 % 20], so up to 400 staff each full name is one person of
+ * the organisation (past that, names repeat).
  */
-async function seedPeopleAndBudgets(client: pg.PoolClient): Promise<void> {
+async function seedPeopleAndBudgets(client: pg.PoolClient, shape: SeedShape): Promise<void> {
   await client.query(`
     CREATE TEMP TABLE bench_orgs AS
-    SELECT n, gen_random_uuid() AS id FROM generate_series(0, ${organizationCount - 1}) AS n`);
+    SELECT n, gen_random_uuid() AS id FROM generate_series(0, ${shape.organizations - 1}) AS n`);
   await client.query(
     `INSERT INTO organizations (id, name) SELECT id, 'Bench org ' || n FROM bench_orgs`,
   );
@@ -77,7 +97,7 @@ async function seedPeopleAndBudgets(client: pg.PoolClient): Promise<void> {
     SELECT o.n AS org, o.id AS organization_id, s, gen_random_uuid() AS id,
            ($1::text[])[1 + s % 20] || ' ' || ($2::text[])[1 + (s / 20) % 20] AS fullname,
            ($3::text[])[1 + s % cardinality($3::text[])] AS department
-    FROM bench_orgs o CROSS JOIN generate_series(0, ${staffPerOrganization - 1}) AS s`,
+    FROM bench_orgs o CROSS JOIN generate_series(0, ${shape.staffPerOrganization - 1}) AS s`,
     [firstNames, lastNames, staffDepartments],
   );
   await client.query(`CREATE UNIQUE INDEX ON bench_staff (org, s)`);
@@ -98,8 +118,8 @@ async function seedPeopleAndBudgets(client: pg.PoolClient): Promise<void> {
            (($1::int[])[1 + k % 7] + ($3::int[])[1 + (k / 7) % 3] + k / 21 + 1)::text AS code,
            ($2::text[])[1 + k % 7] AS category, ($4::text[])[1 + (k / 7) % 3] AS branch,
            k / 21 + 1 AS cost_code,
-           CASE WHEN k = 0 THEN 100000000000000 ELSE 2000000000::numeric + k * 10000000 END AS amount
-    FROM bench_orgs o CROSS JOIN generate_series(0, ${budgetsPerOrganization - 1}) AS k`,
+           CASE WHEN k = 0 THEN 100000000000000 ELSE 2000000000 + k * 10000000::numeric END AS amount
+    FROM bench_orgs o CROSS JOIN generate_series(0, ${shape.budgetsPerOrganization - 1}) AS k`,
     [
       categories.map(([, code]) => code),
       categories.map(([name]) => name),
@@ -125,7 +145,12 @@ async function seedPeopleAndBudgets(client: pg.PoolClient): Promise<void> {
  * ones are mostly approved (8% rejected, 4% returned, 0.4% still waiting). 12% of the amounts are
  * 150,000,000 or more and have three reviewers.
  */
-async function seedRequests(client: pg.PoolClient, start: number, end: number): Promise<void> {
+async function seedRequests(
+  client: pg.PoolClient,
+  shape: SeedShape,
+  start: number,
+  end: number,
+): Promise<void> {
   await client.query(
     `
     INSERT INTO requests (id, organization_id, chain_id, version, parent_request, is_latest,
@@ -158,9 +183,9 @@ async function seedRequests(client: pg.PoolClient, start: number, end: number): 
            CASE WHEN s.status = 'pending' THEN g.created_at
                 ELSE least(now(), g.created_at + interval '2 days') END
     FROM (
-      SELECT x.*, x.c % ${organizationCount} AS org,
-             abs(hashint4extended(x.c, 11) % ${staffPerOrganization})::int AS staff,
-             abs(hashint4extended(x.c, 12) % ${budgetsPerOrganization})::int AS k,
+      SELECT x.*, x.c % ${shape.organizations} AS org,
+             abs(hashint4extended(x.c, 11) % ${shape.staffPerOrganization})::int AS staff,
+             abs(hashint4extended(x.c, 12) % ${shape.budgetsPerOrganization})::int AS k,
              abs(hashint4extended(x.i, 13) % cardinality($1::text[]))::int AS p,
              abs(hashint4extended(x.i, 14) % 1000)::int AS u,
              now() - x.age * interval '1 day' AS created_at,
@@ -169,7 +194,7 @@ async function seedRequests(client: pg.PoolClient, start: number, end: number): 
                   ELSE 10000 + abs(hashint4extended(x.i, 16) % 4990) * 1000 END::numeric AS amount
       FROM (SELECT i, CASE WHEN i % 25 = 8 THEN i - 1 ELSE i END AS c,
                    CASE i % 25 WHEN 7 THEN 1 WHEN 8 THEN 2 ELSE 0 END AS kind,
-                   (${requestCount - 1} - i) * ${historyDays}::float8 / ${requestCount} AS age
+                   (${shape.requests - 1} - i) * ${historyDays}::float8 / ${shape.requests} AS age
             FROM generate_series(${start}, ${end}) AS i) x
     ) g
     JOIN bench_staff st ON st.org = g.org AND st.s = g.staff
@@ -244,7 +269,11 @@ async function seedNextReviewerRoles(client: pg.PoolClient): Promise<void> {
     WHERE first.request_id = r.id AND r.current_status IN ('pending', 'on_progress')`);
 }
 
-export async function seedMillionRequests(client: pg.PoolClient): Promise<void> {
+/** Seeds `shape` (by default 1,000,000 requests over four organisations) on a fresh database. */
+export async function seedMillionRequests(
+  client: pg.PoolClient,
+  shape: SeedShape = defaultShape,
+): Promise<void> {
   await client.query(`SET synchronous_commit = off`);
   await client.query(`SET maintenance_work_mem = '1GB'`);
   // The id of request i: random-looking and fixed, so a resubmission can name its first version.
@@ -252,16 +281,16 @@ export async function seedMillionRequests(client: pg.PoolClient): Promise<void> 
     CREATE FUNCTION pg_temp.bench_request_id(i int) RETURNS uuid LANGUAGE sql IMMUTABLE AS $$
       SELECT overlay(overlay(md5('bench-request-' || i) PLACING '4' FROM 13) PLACING '8' FROM 17)::uuid
     $$`);
-  await seedPeopleAndBudgets(client);
+  await seedPeopleAndBudgets(client, shape);
   await withoutIndexes(client, ['requests', 'reviews'], async () => {
-    for (let start = 0; start < requestCount; start += requestBatch) {
-      const end = Math.min(start + requestBatch, requestCount) - 1;
-      await seedRequests(client, start, end);
-      log(`  requests ${end + 1}/${requestCount}`);
+    for (let start = 0; start < shape.requests; start += requestBatch) {
+      const end = Math.min(start + requestBatch, shape.requests) - 1;
+      await seedRequests(client, shape, start, end);
+      log(`  requests ${end + 1}/${shape.requests}`);
     }
-    for (let org = 0; org < organizationCount; org += 1) {
+    for (let org = 0; org < shape.organizations; org += 1) {
       await seedReviews(client, org);
-      log(`  reviews of organisation ${org + 1}/${organizationCount}`);
+      log(`  reviews of organisation ${org + 1}/${shape.organizations}`);
     }
     await seedNextReviewerRoles(client);
     log('  next reviewer roles');

@@ -1,0 +1,837 @@
+/**
+ * Load benchmark (issue 13, "Performance under load"): `npm run bench:load`.
+ *
+ * 1. Seeds a large organisation straight through SQL (seed-load.ts: 10,000 users, 10,000 budgets,
+ *    1,000,000 requests with their reviews, 100,000 retirements); BENCH_SCALE=0.01 shrinks it all.
+ * 2. Starts the production server as `npm start` does (the bundle, `node --enable-source-maps
+ *    apps/server/dist/main.js`, docs/decisions/0020), DATABASE_URL on the seeded database,
+ *    LOG_LEVEL=warn, 127.0.0.1, and waits for /readyz.
+ * 3. Drives every read call of the product with autocannon, 50 connections for BENCH_DURATION
+ *    seconds each (default 10), then the writes (submit a request, answer a review, submit a
+ *    retirement), each call a distinct valid body or target; any non-2xx answer is an error.
+ * 4. For each read, replays straight through `pg` (a pool of 50 clients, prepared statements, the
+ *    same duration) the SELECT statements the app sends for that call — captured once from the app
+ *    itself through Drizzle's logger, so the SQL is exactly the app's (the main query plus the
+ *    session lookup and counts that go with it) — and reports API req/s ÷ driver calls/s.
+ * 5. After the writes, checks that each touched budget's committed amount equals
+ *    budget_committed_recomputed(id): "ledger exact".
+ * 6. Prints a markdown table against the targets and writes it to bench/results.md.
+ *
+ * Sign-in runs behind TRUST_PROXY=loopback with a distinct X-Forwarded-For per call, as many people
+ * behind one proxy: otherwise the per-address limit (600 per 15 minutes) answers 429 after a second.
+ * The retirement owners' tokens (thousands of people) are opened as sign-in opens them
+ * (startSession + signToken with the server's JWT_SECRET); everyone else signs in through the API.
+ * The database and the server are removed on exit, also on SIGINT/SIGTERM.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { todayIn } from '@imprest/domain/requests.ts';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import type { Database } from '../src/db/client.ts';
+import { startSession } from '../src/features/auth/session.ts';
+import { signToken } from '../src/features/auth/tokens.ts';
+import { startServerProcess, stopAllProcesses, type ServerProcess } from '../test/processes.ts';
+import { loadPassword, loadShape, seedLoadOrganisation } from './seed-load.ts';
+import {
+  buildBenchApp,
+  config,
+  log,
+  secondsSince,
+  withDatabase,
+  type BenchUser,
+} from './support.ts';
+
+const scale = Number(process.env.BENCH_SCALE ?? '1');
+const durationSeconds = Number(process.env.BENCH_DURATION ?? '10');
+if (!(scale > 0 && scale <= 1)) throw new Error('BENCH_SCALE must be in (0, 1]');
+if (!(durationSeconds >= 1 && durationSeconds <= 120)) {
+  throw new Error('BENCH_DURATION must be 1 to 120 seconds');
+}
+const connections = 50;
+const targets = { readRate: 2_000, readP99Ms: 100, driverRatio: 2, writeRate: 400 };
+/** Distinct targets prepared for each write: enough for the target rate, with room. */
+const writeTargets = Math.ceil(targets.writeRate * durationSeconds * 1.5);
+const seedTargetSeconds = 180;
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const resultsFile = path.join(repoRoot, 'bench', 'results.md');
+const analysisHeading = '## What limits it';
+
+// ---------------------------------------------------------------------------------------------
+// CPU of the server and of PostgreSQL, from /proc, to tell which of them limits a call
+
+const clockTicks = 100;
+
+async function cpuSecondsOf(pid: number): Promise<number> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / clockTicks;
+}
+
+/** CPU seconds of each process called postgres (the server's backends), by pid. */
+async function postgresCpuSeconds(): Promise<Map<number, number>> {
+  const seconds = new Map<number, number>();
+  for (const name of await fs.readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const comm = await fs.readFile(`/proc/${name}/comm`, 'utf8').catch(() => '');
+    if (comm.trim() === 'postgres') seconds.set(Number(name), await cpuSecondsOf(Number(name)));
+  }
+  return seconds;
+}
+
+/**
+ * CPU seconds PostgreSQL spent between two readings: per backend, so one that ended meanwhile
+ * (the driver's idle clients) does not subtract its whole life; what it spent before ending is lost.
+ */
+function postgresCpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of after) total += Math.max(0, seconds - (before.get(pid) ?? 0));
+  return total;
+}
+
+type CpuShare = { server: number; postgres: number; bench: number };
+
+/** Runs `body` and answers the cores each side used meanwhile (1.0 = one core busy). */
+async function measureCpu<T>(
+  serverPid: number,
+  body: () => Promise<T>,
+): Promise<{ value: T; cpu: CpuShare }> {
+  const [server0, postgres0, bench0, at0] = [
+    await cpuSecondsOf(serverPid),
+    await postgresCpuSeconds(),
+    process.cpuUsage(),
+    performance.now(),
+  ];
+  const value = await body();
+  const seconds = (performance.now() - at0) / 1000;
+  const bench = process.cpuUsage(bench0);
+  return {
+    value,
+    cpu: {
+      server: ((await cpuSecondsOf(serverPid)) - server0) / seconds,
+      postgres: postgresCpuBetween(postgres0, await postgresCpuSeconds()) / seconds,
+      bench: (bench.user + bench.system) / 1e6 / seconds,
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP load (autocannon) and the driver loop (pg)
+
+type Load = { rate: number; p50: number; p95: number; p99: number; count: number; errors: number };
+
+function percentile(sorted: number[], fraction: number): number {
+  const index = Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1);
+  return sorted[Math.max(0, index)] ?? Number.NaN;
+}
+
+type Shot = {
+  method: 'GET' | 'POST' | 'PUT';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+};
+
+/**
+ * 50 connections for the duration, or until `next` has no more distinct calls to give. Latency
+ * percentiles come from every response's time (autocannon's own histogram stops at p97.5 / p99).
+ */
+async function hammer(
+  url: string,
+  shot: Shot,
+  next?: (i: number) => Partial<Shot> | null,
+  amount?: number,
+  seconds = durationSeconds,
+): Promise<Load & { firstError?: string }> {
+  const latencies: number[] = [];
+  let counter = 0;
+  let firstError: string | undefined;
+  const headers = { 'content-type': 'application/json', ...shot.headers };
+  let instance: autocannon.Instance | undefined;
+  const finished = new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon(
+      {
+        url,
+        connections: amount ? Math.max(1, Math.min(connections, amount)) : connections,
+        ...(amount ? { amount } : { duration: seconds }),
+        timeout: 30,
+        requests: [
+          {
+            method: shot.method,
+            path: `/api/v1/${shot.path}`,
+            headers,
+            ...(shot.body ? { body: shot.body } : {}),
+            ...(next
+              ? {
+                  setupRequest: (request) => {
+                    const change = next(counter);
+                    counter += 1;
+                    if (!change) return request;
+                    return {
+                      ...request,
+                      ...(change.path ? { path: `/api/v1/${change.path}` } : {}),
+                      ...(change.body ? { body: change.body } : {}),
+                      headers: { ...headers, ...change.headers },
+                    };
+                  },
+                }
+              : {}),
+            onResponse: (status, body) => {
+              if ((status < 200 || status >= 300) && !firstError) {
+                firstError = `${status} ${body.slice(0, 300)}`;
+              }
+            },
+          },
+        ],
+      },
+      (error, result) => (error ? reject(error as Error) : resolve(result)),
+    );
+  });
+  instance?.on('response', (_client, _status, _bytes, responseTime) =>
+    latencies.push(responseTime),
+  );
+  // With a count of distinct targets, autocannon ignores the duration: stop it ourselves.
+  const timer = amount ? setTimeout(() => instance?.stop(), seconds * 1000) : undefined;
+  const result = await finished;
+  clearTimeout(timer);
+  latencies.sort((a, b) => a - b);
+  const count = result.requests.total;
+  return {
+    rate: count / Math.max(result.duration, 0.001),
+    p50: percentile(latencies, 0.5),
+    p95: percentile(latencies, 0.95),
+    p99: percentile(latencies, 0.99),
+    count,
+    errors: result.non2xx + result.errors + result.timeouts,
+    ...(firstError ? { firstError } : {}),
+  };
+}
+
+type Statement = { query: string; params: unknown[] };
+
+const statementNames = new Map<string, string>();
+
+/** The SELECTs a call sent (set_config too, so a search's planner settings apply), to replay. */
+function replayable(statements: Statement[]): { statements: Statement[]; inTransaction: boolean } {
+  const selected = statements.filter(
+    (statement) =>
+      /^\s*(select|with)\b/i.test(statement.query) && !/for (update|share)/i.test(statement.query),
+  );
+  return {
+    statements: selected,
+    inTransaction: selected.some((statement) => /set_config\(/i.test(statement.query)),
+  };
+}
+
+/** 50 clients replaying a call's statements as prepared statements, for the duration. */
+async function drive(
+  pool: pg.Pool,
+  statements: Statement[],
+  inTransaction: boolean,
+): Promise<Load> {
+  const deadline = performance.now() + durationSeconds * 1000;
+  const latencies: number[] = [];
+  let errors = 0;
+  const startedAt = performance.now();
+  const worker = async () => {
+    const client = await pool.connect();
+    try {
+      // Bounded twice: by the deadline, and by a count no run reaches.
+      for (let i = 0; i < 1_000_000 && performance.now() < deadline; i += 1) {
+        const at = performance.now();
+        try {
+          if (inTransaction) await client.query('BEGIN');
+          for (const statement of statements) {
+            let name = statementNames.get(statement.query);
+            if (!name) {
+              name = `load_${statementNames.size}`;
+              statementNames.set(statement.query, name);
+            }
+            await client.query({ name, text: statement.query, values: statement.params });
+          }
+          if (inTransaction) await client.query('COMMIT');
+        } catch {
+          errors += 1;
+          if (inTransaction) await client.query('ROLLBACK').catch(() => undefined);
+        }
+        latencies.push(performance.now() - at);
+      }
+    } finally {
+      client.release();
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, worker));
+  const seconds = (performance.now() - startedAt) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    rate: latencies.length / seconds,
+    p50: percentile(latencies, 0.5),
+    p95: percentile(latencies, 0.95),
+    p99: percentile(latencies, 0.99),
+    count: latencies.length,
+    errors,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+type Row = {
+  name: string;
+  kind: 'read' | 'write';
+  api: Load & { firstError?: string };
+  driver?: Load;
+  statements?: number;
+  cpu: CpuShare;
+  note?: string;
+};
+
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  const shape = loadShape(scale);
+  let captured: Statement[] | null = null;
+  const queryLogger = {
+    logQuery: (query: string, params: unknown[]) => captured?.push({ query, params }),
+  };
+  await withDatabase(
+    async (db) => {
+      log(
+        `seeding ${shape.organizations} organisations: ${shape.organizations * (shape.staffPerOrganization + 5)} users, ${shape.organizations * shape.budgetsPerOrganization} budgets, ${shape.requests} requests, ${shape.retirements} retirements…`,
+      );
+      const seedStartedAt = performance.now();
+      const client = await db.$client.connect();
+      try {
+        await seedLoadOrganisation(client, shape);
+      } finally {
+        client.release();
+      }
+      const seedSeconds = (performance.now() - seedStartedAt) / 1000;
+      const [counts] = (
+        await db.$client.query<Record<string, number>>(
+          `SELECT (SELECT count(*) FROM users)::int AS users, (SELECT count(*) FROM budgets)::int AS budgets,
+                  (SELECT count(*) FROM requests)::int AS requests, (SELECT count(*) FROM reviews)::int AS reviews,
+                  (SELECT count(*) FROM retirements)::int AS retirements,
+                  pg_size_pretty(pg_database_size(current_database())) AS size`,
+        )
+      ).rows;
+      const seeded = `${counts?.users} users, ${counts?.budgets} budgets, ${counts?.requests} requests, ${counts?.reviews} reviews, ${counts?.retirements} retirements (${counts?.size})`;
+      log(`seeded ${seeded} in ${seedSeconds.toFixed(0)} s`);
+      await benchmark(db, {
+        seeded,
+        seedSeconds,
+        capture: async (body) => {
+          captured = [];
+          const statements = captured;
+          await body();
+          captured = null;
+          return statements;
+        },
+      });
+      log(`total ${secondsSince(startedAt)}`);
+    },
+    { queryLogger },
+  );
+}
+
+async function benchmark(
+  db: Database,
+  options: {
+    seeded: string;
+    seedSeconds: number;
+    capture: (body: () => Promise<unknown>) => Promise<Statement[]>;
+  },
+): Promise<void> {
+  const databaseUrl = (db.$client as pg.Pool).options.connectionString;
+  if (!databaseUrl) throw new Error('no database URL');
+  const query = async <T extends pg.QueryResultRow>(text: string, params: unknown[] = []) =>
+    (await db.$client.query<T>(text, params)).rows;
+
+  const [version] = await query<{ server_version: string }>(`SHOW server_version`);
+  machine.postgres = `PostgreSQL ${version?.server_version ?? '?'} (${config.databaseUrl ? 'DATABASE_URL' : 'embedded'})`;
+
+  // The people of organisation 0 the reads act as, and its big budget (budget 0).
+  const [organization] = await query<{ id: string }>(
+    `SELECT id FROM organizations WHERE name = 'Bench org 0'`,
+  );
+  if (!organization) throw new Error('no organisation');
+  const userOf = async (where: string, params: unknown[] = []) => {
+    const [user] = await query<BenchUser & { email: string; fullname: string }>(
+      `SELECT id, organization_id, email, fullname FROM users
+       WHERE organization_id = $1 AND ${where} ORDER BY email LIMIT 1`,
+      [organization.id, ...params],
+    );
+    if (!user) throw new Error(`no user where ${where}`);
+    return user;
+  };
+  const staff = await userOf(`email = $2`, ['staff7.0@bench.test']);
+  const finance = await userOf(`role = 'finance_officer'`);
+  const budgetRows = await query<{ code: string }>(
+    `SELECT code FROM budgets WHERE organization_id = $1 ORDER BY amount DESC LIMIT 2`,
+    [organization.id],
+  );
+  const bigBudget = budgetRows[0]?.code ?? '';
+  // Submissions go to the 50 budgets of organisation 0 with the most room, in turn: one budget
+  // would serialise every submission on its row lock.
+  const submitBudgets = await query<{ id: string; code: string }>(
+    `SELECT id, code FROM budgets WHERE organization_id = $1 ORDER BY amount - committed DESC LIMIT 50`,
+    [organization.id],
+  );
+  const someBudget = budgetRows[1]?.code ?? bigBudget;
+  const [oneRequest] = await query<{ id: string }>(
+    `SELECT id FROM requests WHERE request_owner_id = $1 AND is_latest ORDER BY created_at DESC LIMIT 1`,
+    [staff.id],
+  );
+  if (!oneRequest) throw new Error('the staff member has no request');
+  const signInEmails = (
+    await query<{ email: string }>(
+      `SELECT email FROM users WHERE role = 'staff' ORDER BY email LIMIT 5000`,
+    )
+  ).map((row) => row.email);
+
+  // Review targets: the first pending review of requests waiting for review, any organisation.
+  const reviewTargets = await query<{
+    request_id: string;
+    review_id: string;
+    organization_id: string;
+    role: string;
+  }>(
+    `SELECT r.id AS request_id, v.id AS review_id, r.organization_id, v.reviewer_role AS role
+     FROM requests r
+     CROSS JOIN LATERAL (SELECT id, reviewer_role FROM reviews
+                         WHERE request_id = r.id AND status = 'pending' ORDER BY step LIMIT 1) v
+     WHERE r.is_latest AND r.current_status IN ('pending', 'on_progress')
+     ORDER BY md5(r.id::text) LIMIT ${writeTargets}`,
+  );
+  const retirementTargets = await query<{
+    id: string;
+    owner: BenchUser;
+    amount_received: string;
+    budget_id: string;
+  }>(
+    `SELECT t.id, json_build_object('id', t.retirement_owner_id, 'organization_id', t.organization_id) AS owner,
+            t.amount_received, t.budget_id
+     FROM retirements t WHERE t.status = 'pending'
+     ORDER BY md5(t.id::text) LIMIT ${writeTargets}`,
+  );
+  log(`${reviewTargets.length} review targets, ${retirementTargets.length} retirement targets`);
+
+  // The statements the app sends for each read, captured once from an in-process app.
+  const bench = await buildBenchApp(db);
+  const inProcessHeaders = {
+    staff: await bench.authHeaders(staff),
+    finance: await bench.authHeaders(finance),
+  };
+
+  // The production server, as `npm start` runs it.
+  const jwtSecret = randomBytes(32).toString('hex');
+  const jwtKey = new TextEncoder().encode(jwtSecret);
+  log('starting the server…');
+  const server: ServerProcess = await startServerProcess({
+    name: 'load server',
+    env: {
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      JWT_SECRET: jwtSecret,
+      TRUST_PROXY: 'loopback',
+      NODE_ENV: 'production',
+      ORG_TIMEZONE: config.orgTimezone,
+    },
+    ready: null,
+  });
+  const readyDeadline = Date.now() + 120_000;
+  for (;;) {
+    const ready = await fetch(`${server.url}/readyz`).catch(() => null);
+    if (ready?.status === 200) break;
+    if (Date.now() > readyDeadline || !server.isRunning()) {
+      throw new Error(`the server did not become ready:\n${server.tail()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  log(`server ${server.pid} ready at ${server.url}`);
+
+  let forwardedFor = 0;
+  const nextAddress = () => {
+    forwardedFor += 1;
+    return `10.${(forwardedFor >> 16) & 255}.${(forwardedFor >> 8) & 255}.${forwardedFor & 255}`;
+  };
+  const signIn = async (email: string) => {
+    const response = await fetch(`${server.url}/api/v1/users/authenticate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': nextAddress() },
+      body: JSON.stringify({ email, password: loadPassword }),
+    });
+    if (response.status !== 200) {
+      throw new Error(`sign-in of ${email} answered ${response.status}: ${await response.text()}`);
+    }
+    const { token } = (await response.json()) as { token: string };
+    return { authorization: `Bearer ${token}` };
+  };
+  const staffHeaders = await signIn(staff.email);
+  const financeHeaders = await signIn(finance.email);
+  const submitters = await Promise.all(
+    (
+      await query<{ email: string }>(
+        `SELECT email FROM users WHERE organization_id = $1 AND role = 'staff' ORDER BY email LIMIT 10`,
+        [organization.id],
+      )
+    ).map((row) => signIn(row.email)),
+  );
+  const reviewerHeaders = new Map<string, Record<string, string>>();
+  for (const row of await query<{ organization_id: string; role: string; email: string }>(
+    `SELECT organization_id, role, email FROM users WHERE role IN ('finance_officer', 'executive_secretary', 'director')`,
+  )) {
+    reviewerHeaders.set(`${row.organization_id} ${row.role}`, await signIn(row.email));
+  }
+  // Thousands of retirement owners: their sessions opened directly, as sign-in opens them.
+  const ownerHeaders = new Map<string, Record<string, string>>();
+  for (const target of retirementTargets) {
+    if (ownerHeaders.has(target.owner.id)) continue;
+    const session = await startSession(db, target.owner.id);
+    const token = await signToken(
+      jwtKey,
+      { sub: target.owner.id, org: target.owner.organization_id, sid: session.id },
+      session.expiresAt,
+    );
+    ownerHeaders.set(target.owner.id, { authorization: `Bearer ${token}` });
+  }
+  log(`signed in; ${ownerHeaders.size} retirement owners' sessions opened`);
+
+  const admin = `requests/finance_officer/${finance.id}?page=1&per_page=10`;
+  type Read = { name: string; shot: Shot; as: 'staff' | 'finance' | null; note?: string };
+  const reads: Read[] = [
+    {
+      name: 'sign-in (POST users/authenticate)',
+      shot: {
+        method: 'POST',
+        path: 'users/authenticate',
+        headers: {},
+        body: JSON.stringify({ email: staff.email, password: loadPassword }),
+      },
+      as: null,
+      note: 'argon2id verification per call',
+    },
+    { name: 'validate-token', shot: get('users/validate-token'), as: 'staff' },
+    { name: 'budget list (finance)', shot: get('budget?page=1&per_page=10'), as: 'finance' },
+    { name: 'budget detail', shot: get(`budget/${someBudget}`), as: 'finance' },
+    { name: 'budget codes', shot: get('budget/codes'), as: 'staff' },
+    {
+      name: 'budget balance',
+      shot: get(`budget/${someBudget}/balance?amount=250000`),
+      as: 'staff',
+    },
+    {
+      name: 'requests, staff mode',
+      shot: get(`requests/user/${staff.id}?page=1&per_page=10`),
+      as: 'staff',
+    },
+    { name: 'requests, admin mode', shot: get(admin), as: 'finance' },
+    {
+      name: 'requests, admin, search a name',
+      shot: get(`${admin}&search=${encodeURIComponent(staff.fullname.toLowerCase())}`),
+      as: 'finance',
+    },
+    {
+      name: 'requests, admin, status pending',
+      shot: get(`${admin}&status=pending`),
+      as: 'finance',
+    },
+    { name: 'summary (staff)', shot: get(`requests/summary/${staff.id}`), as: 'staff' },
+    {
+      name: 'pending list (finance officer)',
+      shot: get(`requests/finance_officer/pending/${finance.id}`),
+      as: 'finance',
+    },
+    { name: 'one request', shot: get(`requests/request/${oneRequest.id}`), as: 'finance' },
+    {
+      name: 'retirements, staff mode',
+      shot: get('retirement/requests?role=user&page=1'),
+      as: 'staff',
+    },
+    {
+      name: 'retirements, admin mode',
+      shot: get('retirement/requests?role=finance_officer&page=1'),
+      as: 'finance',
+    },
+  ];
+  function get(url: string): Shot {
+    return { method: 'GET', path: url, headers: {} };
+  }
+
+  const driverPool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: connections,
+    idleTimeoutMillis: 0,
+  });
+  const rows: Row[] = [];
+  try {
+    for (const read of reads) {
+      const statements = await options.capture(async () => {
+        const response = await bench.app.inject({
+          method: read.shot.method,
+          url: `/api/v1/${read.shot.path}`,
+          headers: {
+            'content-type': 'application/json',
+            ...(read.as ? inProcessHeaders[read.as] : {}),
+          },
+          ...(read.shot.body ? { payload: read.shot.body } : {}),
+        });
+        if (response.statusCode !== 200) {
+          throw new Error(`${read.name} answered ${response.statusCode}: ${response.body}`);
+        }
+      });
+      const replay = replayable(statements);
+      const headers =
+        read.as === 'staff' ? staffHeaders : read.as === 'finance' ? financeHeaders : {};
+      const isSignIn = read.as === null;
+      const signInBody = isSignIn
+        ? (i: number) => ({
+            headers: { 'x-forwarded-for': nextAddress() },
+            body: JSON.stringify({
+              email: signInEmails[i % signInEmails.length],
+              password: loadPassword,
+            }),
+          })
+        : undefined;
+      // One second of warm-up (JIT, caches, pool connections), not counted.
+      await hammer(server.url, { ...read.shot, headers }, signInBody, undefined, 1);
+      const { value: api, cpu } = await measureCpu(server.pid, () =>
+        hammer(
+          server.url,
+          { ...read.shot, headers },
+          isSignIn
+            ? (i) => ({
+                headers: { 'x-forwarded-for': nextAddress() },
+                body: JSON.stringify({
+                  email: signInEmails[i % signInEmails.length],
+                  password: loadPassword,
+                }),
+              })
+            : undefined,
+        ),
+      );
+      const driver = await drive(driverPool, replay.statements, replay.inTransaction);
+      rows.push({
+        name: read.name,
+        kind: 'read',
+        api,
+        driver,
+        statements: replay.statements.length,
+        cpu,
+        ...(read.note ? { note: read.note } : {}),
+      });
+      log(
+        `  ${read.name}: ${api.rate.toFixed(0)} req/s, p99 ${api.p99.toFixed(1)} ms, ${api.errors} errors; driver ${driver.rate.toFixed(0)}/s (${replay.statements.length} statements); cpu server ${cpu.server.toFixed(2)} postgres ${cpu.postgres.toFixed(2)}${api.firstError ? `; first error: ${api.firstError}` : ''}`,
+      );
+    }
+  } finally {
+    await driverPool.end();
+    await bench.app.close();
+  }
+
+  // Writes: each call a distinct body or target.
+  const today = todayIn(config.orgTimezone);
+  const submitBody = (i: number) =>
+    JSON.stringify({
+      amount_requested: 250_000 + i,
+      amount_currency: 'tzs',
+      purpose: 'travel',
+      mode_of_service: 'public',
+      name_of_establishment: 'Dar Express',
+      expenditure_date: today,
+      expenditure_justification: `Bus fares to the Tanga stem park, trip ${i}`,
+      tax_status: 'taxInclusive',
+      budget_code: submitBudgets[i % submitBudgets.length]?.code ?? bigBudget,
+      payment_mode: 'cash',
+      file_paths: [],
+    });
+  /** How many targets each write handed out: only their budgets are checked afterwards. */
+  const used = { reviews: 0, retirements: 0 };
+  const writes: {
+    name: string;
+    shot: Shot;
+    next: (i: number) => Partial<Shot> | null;
+    amount?: number;
+  }[] = [
+    {
+      name: 'submit a request',
+      shot: { method: 'POST', path: 'requests', headers: submitters[0] ?? {} },
+      next: (i) => ({
+        body: submitBody(i),
+        headers: { ...submitters[i % submitters.length], 'idempotency-key': randomUUID() },
+      }),
+    },
+    {
+      name: 'answer a review (approve)',
+      shot: { method: 'PUT', path: 'reviews', headers: {} },
+      amount: reviewTargets.length,
+      next: (i) => {
+        const target = reviewTargets[i];
+        if (!target) return null;
+        used.reviews = i + 1;
+        return {
+          body: JSON.stringify({
+            id: target.review_id,
+            request_id: target.request_id,
+            status: 'approved',
+            comments: `Approved under load ${i}`,
+          }),
+          headers: {
+            ...reviewerHeaders.get(`${target.organization_id} ${target.role}`),
+            'idempotency-key': randomUUID(),
+          },
+        };
+      },
+    },
+    {
+      name: 'submit a retirement',
+      shot: { method: 'POST', path: 'retirement/user-submit', headers: {} },
+      amount: retirementTargets.length,
+      next: (i) => {
+        const target = retirementTargets[i];
+        if (!target) return null;
+        used.retirements = i + 1;
+        return {
+          body: JSON.stringify({
+            id: target.id,
+            amount_spent: Math.floor(Number(target.amount_received) * 0.9),
+            amount_currency: 'tzs',
+            comments: `Receipts for trip ${i}`,
+            file_paths: [],
+          }),
+          headers: { ...ownerHeaders.get(target.owner.id), 'idempotency-key': randomUUID() },
+        };
+      },
+    },
+  ];
+  for (const write of writes) {
+    const { value: api, cpu } = await measureCpu(server.pid, () =>
+      hammer(server.url, write.shot, write.next, write.amount),
+    );
+    const ranOut = write.amount !== undefined && api.count >= write.amount;
+    rows.push({
+      name: write.name,
+      kind: 'write',
+      api,
+      cpu,
+      ...(ranOut
+        ? { note: `all ${write.amount} prepared targets used before the time was up` }
+        : {}),
+    });
+    log(
+      `  ${write.name}: ${api.rate.toFixed(0)} req/s, p99 ${api.p99.toFixed(1)} ms, ${api.errors} errors of ${api.count}${api.firstError ? `; first error: ${api.firstError}` : ''}`,
+    );
+  }
+
+  // The ledger of every budget the writes touched.
+  const touched = [
+    ...new Set([
+      ...submitBudgets.map((budget) => budget.id),
+      ...(
+        await query<{ budget_id: string }>(
+          `SELECT budget_id FROM requests WHERE id = ANY($1::uuid[])`,
+          [reviewTargets.slice(0, used.reviews).map((target) => target.request_id)],
+        )
+      ).map((row) => row.budget_id),
+      ...retirementTargets.slice(0, used.retirements).map((target) => target.budget_id),
+    ]),
+  ];
+  const [ledger] = await query<{ checked: number; wrong: number }>(
+    `SELECT count(*)::int AS checked,
+            count(*) FILTER (WHERE committed <> budget_committed_recomputed(id))::int AS wrong
+     FROM budgets WHERE id = ANY($1::uuid[])`,
+    [touched],
+  );
+  const isLedgerExact = (ledger?.wrong ?? 1) === 0;
+  log(`ledger: ${ledger?.checked} budgets checked, ${ledger?.wrong} differ`);
+
+  await server.terminate(30_000);
+  const report = await formatReport(rows, {
+    ...options,
+    isLedgerExact,
+    ledgerChecked: ledger?.checked ?? 0,
+  });
+  process.stdout.write(`\n${report}\n`);
+  if (scale === 1) {
+    // The hand-written reading of the figures, from its heading on, stays.
+    const previous = await fs.readFile(resultsFile, 'utf8').catch(() => '');
+    const analysis = previous.indexOf(analysisHeading);
+    await fs.mkdir(path.dirname(resultsFile), { recursive: true });
+    await fs.writeFile(
+      resultsFile,
+      analysis >= 0 ? `${report}\n${previous.slice(analysis)}` : report,
+    );
+    log(`written to ${path.relative(repoRoot, resultsFile)}`);
+  } else {
+    log(`scale ${scale}: ${path.relative(repoRoot, resultsFile)} is left as it is`);
+  }
+}
+
+function met(isMet: boolean): string {
+  return isMet ? 'met' : '**missed**';
+}
+
+async function formatReport(
+  rows: Row[],
+  options: { seeded: string; seedSeconds: number; isLedgerExact: boolean; ledgerChecked: number },
+): Promise<string> {
+  const ms = (value: number) => value.toFixed(1);
+  const lines = [
+    '# Load benchmark (issue 13)',
+    '',
+    `\`npm run bench:load\` — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, scale ${scale}, ${durationSeconds} s a call at ${connections} connections.`,
+    '',
+    `Machine: ${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB memory, Node ${process.version}, ${machine.postgres}. The server, PostgreSQL and the load generator share the machine.`,
+    '',
+    `Seed: ${options.seeded} in ${options.seedSeconds.toFixed(0)} s (target under ${seedTargetSeconds} s: ${met(options.seedSeconds < seedTargetSeconds)}).`,
+    '',
+    `Targets: reads ≥ ${targets.readRate} req/s, p99 < ${targets.readP99Ms} ms and within ${targets.driverRatio}× of the driver; writes ≥ ${targets.writeRate} req/s with zero errors. p95 is exact (every response's time); "driver" replays the call's SELECT statements, captured from the app, through \`pg\` with 50 clients and prepared statements; cores = CPU used during the API run (1.0 = one core).`,
+    '',
+    '| call | req/s | p50 ms | p95 ms | p99 ms | errors | driver calls/s | API ÷ driver | cores server / postgres / load | result |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
+  ];
+  for (const row of rows) {
+    const { api, driver } = row;
+    const ratio = driver ? api.rate / driver.rate : Number.NaN;
+    const misses: string[] = [];
+    if (row.kind === 'read') {
+      if (api.rate < targets.readRate) misses.push('rate');
+      if (api.p99 >= targets.readP99Ms) misses.push('p99');
+      if (!(ratio >= 1 / targets.driverRatio)) misses.push('driver');
+      if (api.errors > 0) misses.push('errors');
+    } else {
+      if (api.rate < targets.writeRate) misses.push('rate');
+      if (api.errors > 0) misses.push('errors');
+    }
+    const result = misses.length === 0 ? 'met' : `**missed** (${misses.join(', ')})`;
+    lines.push(
+      `| ${row.name}${row.note ? ` — ${row.note}` : ''} | ${api.rate.toFixed(0)} | ${ms(api.p50)} | ${ms(api.p95)} | ${ms(api.p99)} | ${api.errors}${api.errors ? ` of ${api.count}` : ''} | ${driver ? `${driver.rate.toFixed(0)} (${row.statements} stmt)` : '—'} | ${driver ? ratio.toFixed(2) : '—'} | ${row.cpu.server.toFixed(2)} / ${row.cpu.postgres.toFixed(2)} / ${row.cpu.bench.toFixed(2)} | ${result} |`,
+    );
+  }
+  lines.push(
+    '',
+    `Ledger exact after the writes: ${options.isLedgerExact ? 'yes' : '**no**'} (${options.ledgerChecked} budgets: committed = budget_committed_recomputed(id)).`,
+    '',
+  );
+  const errors = rows.filter((row) => row.api.firstError);
+  if (errors.length > 0) {
+    lines.push('First error answer of each call with errors:', '');
+    for (const row of errors) lines.push(`- ${row.name}: \`${row.api.firstError}\``);
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+const machine = { postgres: 'PostgreSQL (version unknown)' };
+
+// The server first (support.ts removes the database on the same signals).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void stopAllProcesses());
+}
+
+try {
+  await main();
+} finally {
+  await stopAllProcesses();
+}
