@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NotificationKind } from '@imprest/domain/notifications.ts';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import nodemailer from 'nodemailer';
+import type nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { Executor } from '../db/client.ts';
@@ -93,17 +93,23 @@ export async function queueEmails(db: Executor, emails: Email[]): Promise<string
   });
 }
 
-const transports = new Map<string, nodemailer.Transporter>();
+const transports = new Map<string, Promise<nodemailer.Transporter>>();
 
-function transportFor(smtpUrl: string): nodemailer.Transporter {
+/**
+ * One pooled transport per SMTP URL. nodemailer is loaded with the first e-mail sent over SMTP, not
+ * at start (issue 13: memory at idle); the promise is kept, so sends at once share one transport.
+ */
+function transportFor(smtpUrl: string): Promise<nodemailer.Transporter> {
   let transport = transports.get(smtpUrl);
   if (!transport) {
-    // Short timeouts: a hung server fails the attempt well within the job's expiry, and is retried.
-    transport = nodemailer.createTransport(smtpUrl, {
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 30_000,
-    });
+    transport = import('nodemailer').then(({ default: nodemailer }) =>
+      // Short timeouts: a hung server fails the attempt well within the job's expiry, and is retried.
+      nodemailer.createTransport(smtpUrl, {
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+      }),
+    );
     transports.set(smtpUrl, transport);
   }
   return transport;
@@ -170,7 +176,9 @@ export async function deliverQueuedEmail(
     return 'logged';
   }
   try {
-    await transportFor(smtpUrl).sendMail({
+    await (
+      await transportFor(smtpUrl)
+    ).sendMail({
       from: 'Imprest <no-reply@imprest.local>',
       to: email.to_address,
       subject: email.subject,

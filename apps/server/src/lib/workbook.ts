@@ -1,7 +1,18 @@
 import { PassThrough, type Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 
 const batchSize = 500;
+
+let excel: Promise<typeof ExcelJS> | undefined;
+
+/**
+ * exceljs, loaded on the first download rather than at start: about 30 MB that a process which
+ * never writes a spreadsheet does not carry (issue 13: memory at idle).
+ */
+export function loadExcelJS(): Promise<typeof ExcelJS> {
+  excel ??= import('exceljs').then((module) => module.default);
+  return excel;
+}
 
 /** A calendar day (`YYYY-MM-DD`) as a spreadsheet date: midnight UTC, shown without a time. */
 export function dayValue(day: string): Date {
@@ -19,10 +30,11 @@ export function streamWorkbook<T>(options: {
   row: (record: T) => Record<string, unknown>;
 }): Readable {
   const stream = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true });
-  const sheet = workbook.addWorksheet(options.sheetName);
-  sheet.columns = options.columns;
   const write = async () => {
+    const { stream: streaming } = await loadExcelJS();
+    const workbook = new streaming.xlsx.WorkbookWriter({ stream, useStyles: true });
+    const sheet = workbook.addWorksheet(options.sheetName);
+    sheet.columns = options.columns;
     let after: T | undefined;
     for (;;) {
       const rows = await options.batch({ after, limit: batchSize });

@@ -1,6 +1,4 @@
-import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyInstance } from 'fastify';
-import { createClient } from 'redis';
 import { Server } from 'socket.io';
 import type { AppContext } from '../context.ts';
 import { actorFromToken } from '../features/auth/session.ts';
@@ -34,6 +32,11 @@ export async function attachRealtime(
   let closeRedis = async (): Promise<void> => undefined;
   let pingRedis: (() => Promise<boolean>) | undefined;
   if (context.config.redisUrl) {
+    // Loaded only when configured: a single process does without their memory (issue 13).
+    const [{ createClient }, { createAdapter }] = await Promise.all([
+      import('redis'),
+      import('@socket.io/redis-adapter'),
+    ]);
     const publisher = createClient({ url: context.config.redisUrl });
     const subscriber = publisher.duplicate();
     publisher.on('error', (error) => app.log.error({ err: error }, 'redis publisher error'));

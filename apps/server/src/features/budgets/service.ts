@@ -30,7 +30,6 @@ import type {
 } from '@imprest/domain/enums.ts';
 import { toAmount } from '@imprest/domain/money.ts';
 import { messages } from '@imprest/domain/messages.ts';
-import ExcelJS from 'exceljs';
 import type { AppContext } from '../../context.ts';
 import type { budgets } from '../../db/schema.ts';
 import type { Actor } from '../../lib/authenticate.ts';
@@ -61,6 +60,7 @@ import {
   updateBudgetRow,
   type BudgetWithTotals,
 } from './queries.ts';
+import { loadExcelJS } from '../../lib/workbook.ts';
 
 type BudgetValues = Pick<
   typeof budgets.$inferInsert,
@@ -415,7 +415,8 @@ async function writeRequestsWorkbook(
   budget: BudgetRow,
   output: PassThrough,
 ): Promise<void> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true });
+  const { stream: streaming } = await loadExcelJS();
+  const workbook = new streaming.xlsx.WorkbookWriter({ stream: output, useStyles: true });
   const sheet = workbook.addWorksheet(`Budget ${budget.code}`);
   sheet.columns = downloadColumns;
   let after: { position: string; id: string } | undefined;

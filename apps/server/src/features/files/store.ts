@@ -1,9 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../../config.ts';
 import { contentDisposition } from '../../lib/attachment.ts';
 
@@ -149,8 +147,18 @@ export async function readHead(file: string, length: number): Promise<Uint8Array
 // ---------------------------------------------------------------------------------------------
 // S3
 
-function createS3Store(s3: NonNullable<Config['s3']>): FileStore {
-  const client = new S3Client({
+/**
+ * The AWS SDK's modules, loaded with the first call that needs them: about 25 MB that a server
+ * storing files locally never carries (issue 13: memory at idle).
+ */
+async function loadS3(s3: NonNullable<Config['s3']>) {
+  const [{ GetObjectCommand, S3Client }, { createPresignedPost }, { getSignedUrl }] =
+    await Promise.all([
+      import('@aws-sdk/client-s3'),
+      import('@aws-sdk/s3-presigned-post'),
+      import('@aws-sdk/s3-request-presigner'),
+    ]);
+  const client: S3Client = new S3Client({
     region: s3.region,
     endpoint: s3.endpoint,
     forcePathStyle: s3.forcePathStyle,
@@ -159,8 +167,15 @@ function createS3Store(s3: NonNullable<Config['s3']>): FileStore {
         ? { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey }
         : undefined,
   });
+  return { client, GetObjectCommand, createPresignedPost, getSignedUrl };
+}
+
+function createS3Store(s3: NonNullable<Config['s3']>): FileStore {
+  let loaded: ReturnType<typeof loadS3> | undefined;
+  const sdk = () => (loaded ??= loadS3(s3));
   return {
     async presignPost(key, { maxBytes, expiresSeconds }) {
+      const { client, createPresignedPost } = await sdk();
       return createPresignedPost(client, {
         Bucket: s3.bucket,
         Key: key,
@@ -176,6 +191,7 @@ function createS3Store(s3: NonNullable<Config['s3']>): FileStore {
       // so a file not previewed is saved rather than rendered. A presigned link cannot make S3 add
       // a Content-Security-Policy or nosniff header: put those on the bucket's responses (e.g. a
       // CDN response-headers policy) where a deployment needs them; the local store sends both.
+      const { client, GetObjectCommand, getSignedUrl } = await sdk();
       return getSignedUrl(
         client,
         new GetObjectCommand({
@@ -188,6 +204,7 @@ function createS3Store(s3: NonNullable<Config['s3']>): FileStore {
       );
     },
     async head(key, length) {
+      const { client, GetObjectCommand } = await sdk();
       try {
         // A ranged GET: only the bytes a signature check needs cross the network.
         const response = await client.send(
