@@ -85,7 +85,7 @@ export async function resetPassword(
   context: AppContext,
   options: { token: string; email: string; password: string },
 ): Promise<void> {
-  assertPasswordAllowed(options.password);
+  await assertPasswordAllowed(options.password);
   const user = await findUserByEmail(context.db, options.email);
   // Cheap checks first: an unknown address or a dead token never costs an argon2 hash.
   if (!user || !(await isLiveToken(context.db, { userId: user.id, token: options.token })))

@@ -113,7 +113,7 @@ export async function setupOrganization(
   context: AppContext,
   input: SetupRequest,
 ): Promise<AuthResponse> {
-  assertPasswordAllowed(input.password);
+  await assertPasswordAllowed(input.password);
   // Cheap check first: once set up, a call never costs an argon2 hash (checked again under lock).
   if (await hasAnyUser(context.db)) throw alreadySetUp();
   const passwordHash = await hashPassword(input.password);
@@ -190,7 +190,7 @@ export async function changeOwnPassword(
     });
   }
   await clearFailures(db, actor.email, options.address);
-  assertPasswordAllowed(options.newPassword, 'new_password');
+  await assertPasswordAllowed(options.newPassword, 'new_password');
   const passwordHash = await hashPassword(options.newPassword);
   const session = await db.transaction(async (tx) => {
     await tx

@@ -1,4 +1,4 @@
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import {
   budgetDetailRequestLimit,
   budgetEditOf,
@@ -60,7 +60,7 @@ import {
   updateBudgetRow,
   type BudgetWithTotals,
 } from './queries.ts';
-import { loadExcelJS } from '../../lib/workbook.ts';
+import { dayValue, streamWorkbook, type SheetColumn } from '../../lib/workbook.ts';
 
 type BudgetValues = Pick<
   typeof budgets.$inferInsert,
@@ -393,7 +393,7 @@ export async function removeBudget(
 /** Rows read per query while writing a download: bounded memory for any number of requests. */
 export const downloadBatchSize = 1000;
 
-const downloadColumns = [
+const downloadColumns: SheetColumn[] = [
   { header: 'Approval Number', key: 'approval_number', width: 18 },
   { header: 'Name', key: 'request_owner_name', width: 28 },
   { header: 'Department', key: 'department', width: 18 },
@@ -410,40 +410,29 @@ const downloadColumns = [
   { header: 'Created At', key: 'created_at', width: 20, style: { numFmt: 'dd/mm/yyyy hh:mm' } },
 ];
 
-async function writeRequestsWorkbook(
-  context: AppContext,
-  budget: BudgetRow,
-  output: PassThrough,
-): Promise<void> {
-  const { stream: streaming } = await loadExcelJS();
-  const workbook = new streaming.xlsx.WorkbookWriter({ stream: output, useStyles: true });
-  const sheet = workbook.addWorksheet(`Budget ${budget.code}`);
-  sheet.columns = downloadColumns;
-  let after: { position: string; id: string } | undefined;
-  for (;;) {
-    const rows = await budgetRequests(context.db, {
-      budgetId: budget.id,
-      limit: downloadBatchSize,
-      after,
-    });
-    for (const row of rows) {
+/** The requests of a budget as a streamed xlsx, oldest first, a batch at a time. */
+function requestsWorkbook(context: AppContext, budget: BudgetRow): Readable {
+  return streamWorkbook<Awaited<ReturnType<typeof budgetRequests>>[number]>({
+    sheetName: `Budget ${budget.code}`,
+    columns: downloadColumns,
+    batchSize: downloadBatchSize,
+    batch: ({ after, limit }) =>
+      budgetRequests(context.db, {
+        budgetId: budget.id,
+        limit,
+        after: after ? { position: after.position, id: after.id } : undefined,
+      }),
+    row: (row) => {
       const request = presentBudgetRequest(row);
-      sheet
-        .addRow({
-          ...request,
-          department: row.department,
-          amount_currency: request.amount_currency.toUpperCase(),
-          expenditure_date: new Date(`${request.expenditure_date}T00:00:00Z`),
-          created_at: row.created_at,
-        })
-        .commit();
-    }
-    const last = rows.at(-1);
-    if (!last || rows.length < downloadBatchSize) break;
-    after = { position: last.position, id: last.id };
-  }
-  sheet.commit();
-  await workbook.commit();
+      return {
+        ...request,
+        department: row.department,
+        amount_currency: request.amount_currency.toUpperCase(),
+        expenditure_date: dayValue(request.expenditure_date),
+        created_at: row.created_at,
+      };
+    },
+  });
 }
 
 /**
@@ -455,9 +444,5 @@ export async function downloadBudgetRequests(
   options: { actor: Actor; code: string },
 ): Promise<{ filename: string; stream: Readable }> {
   const budget = await visibleBudget(context, { ...options, action: 'download' });
-  const stream = new PassThrough();
-  writeRequestsWorkbook(context, budget, stream).catch((error: unknown) => {
-    stream.destroy(error instanceof Error ? error : new Error(String(error)));
-  });
-  return { filename: `${budget.code}-requests.xlsx`, stream };
+  return { filename: `${budget.code}-requests.xlsx`, stream: requestsWorkbook(context, budget) };
 }

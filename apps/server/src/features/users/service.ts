@@ -94,7 +94,7 @@ export async function createUsers(
   const { users, problems } = newUsersProblems(options.rows, {
     actorRole: actor.role,
     takenEmails: await takenEmails(context.db, emails),
-    commonPasswords: commonPasswords(),
+    commonPasswords: await commonPasswords(),
   });
   if (problems.length > 0)
     throw new AppError('bad_request', newUsersSummary(problems), { details: problems });

@@ -1,0 +1,140 @@
+import { buffer } from 'node:stream/consumers';
+import ExcelJS from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import { dayValue, streamWorkbook, type SheetColumn } from './workbook.ts';
+
+type Record = { i: number };
+
+const columns: SheetColumn[] = [
+  { header: 'Number', key: 'number', width: 10 },
+  { header: 'Text', key: 'text', width: 30 },
+  { header: 'Amount', key: 'amount', width: 18, style: { numFmt: '#,##0.00' } },
+  { header: 'Day', key: 'day', width: 14, style: { numFmt: 'dd/mm/yyyy' } },
+  { header: 'At', key: 'at', width: 20, style: { numFmt: 'dd/mm/yyyy hh:mm' } },
+  { header: 'Yes', key: 'yes' },
+  { header: 'Nothing', key: 'nothing' },
+];
+
+/** `total` records 0…total-1, a batch at a time; counts the batches asked for. */
+function source(total: number) {
+  const asked: number[] = [];
+  return {
+    asked,
+    batch: async ({ after, limit }: { after: Record | undefined; limit: number }) => {
+      const start = after ? after.i + 1 : 0;
+      asked.push(start);
+      return Array.from({ length: Math.max(0, Math.min(limit, total - start)) }, (_, k) => ({
+        i: start + k,
+      }));
+    },
+  };
+}
+
+async function read(bytes: Buffer): Promise<ExcelJS.Workbook> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+  return workbook;
+}
+
+describe('streamWorkbook', () => {
+  it('writes headers and typed cells that a spreadsheet reader reads back as written', async () => {
+    const { batch } = source(3);
+    const at = new Date('2026-11-25T13:45:30Z');
+    const stream = streamWorkbook<Record>({
+      sheetName: 'Requests: 2026/11 [all]',
+      columns,
+      batch,
+      row: ({ i }) => ({
+        number: i,
+        text: i === 0 ? '  A & B <c> "d" \u0007bell ' : `row ${i}`,
+        amount: 1234.5 + i,
+        day: dayValue('2026-11-30'),
+        at,
+        yes: i % 2 === 0,
+        nothing: null,
+      }),
+    });
+    const workbook = await read(await buffer(stream));
+    // A sheet name loses the characters Excel refuses and stops at 31 characters.
+    const sheet = workbook.worksheets[0];
+    expect(sheet?.name).toBe('Requests  2026 11  all ');
+    expect(sheet?.rowCount).toBe(4);
+    expect((sheet?.getRow(1).values as unknown[]).slice(1)).toEqual(
+      columns.map((column) => column.header),
+    );
+    const first = sheet?.getRow(2);
+    expect(first?.getCell(1).value).toBe(0);
+    expect(first?.getCell(2).value).toBe('  A & B <c> "d" bell ');
+    expect(first?.getCell(3).value).toBe(1234.5);
+    expect(first?.getCell(3).numFmt).toBe('#,##0.00');
+    expect(first?.getCell(4).value).toEqual(new Date('2026-11-30T00:00:00Z'));
+    expect(first?.getCell(4).numFmt).toBe('dd/mm/yyyy');
+    expect((first?.getCell(5).value as Date).getTime()).toBeCloseTo(at.getTime(), -1);
+    expect(first?.getCell(6).value).toBe(true);
+    expect(first?.getCell(7).value).toBeNull();
+    expect(sheet?.getRow(3).getCell(6).value).toBe(false);
+    expect(sheet?.getColumn(2).width).toBe(30);
+  });
+
+  it('reads the rows a batch at a time, each after the last, until a short batch', async () => {
+    const { batch, asked } = source(1200);
+    const stream = streamWorkbook<Record>({
+      sheetName: 'Rows',
+      columns: columns.slice(0, 1),
+      batch,
+      row: ({ i }) => ({ number: i }),
+    });
+    const sheet = (await read(await buffer(stream))).worksheets[0];
+    expect(asked).toEqual([0, 500, 1000]);
+    expect(sheet?.rowCount).toBe(1201);
+    expect(sheet?.getRow(1201).getCell(1).value).toBe(1199);
+  });
+
+  it('waits for the client: nothing is read far ahead of what it has taken', async () => {
+    const { batch, asked } = source(100_000);
+    const stream = streamWorkbook<Record>({
+      sheetName: 'Slow client',
+      columns: columns.slice(0, 2),
+      batch,
+      row: ({ i }) => ({ number: i, text: `a longer text for row ${i} to fill the buffers` }),
+    });
+    // Nobody reads: after the first batches fill the stream's buffer, no further batch is asked.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const before = asked.length;
+    expect(before).toBeLessThan(20);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(asked.length).toBe(before);
+    // Once read, it goes on to the end.
+    const sheet = (await read(await buffer(stream))).worksheets[0];
+    expect(sheet?.rowCount).toBe(100_001);
+  });
+
+  it('stops reading when the client goes away', async () => {
+    const { batch, asked } = source(100_000);
+    const stream = streamWorkbook<Record>({
+      sheetName: 'Gone',
+      columns: columns.slice(0, 2),
+      batch,
+      row: ({ i }) => ({ number: i, text: `row ${i} with some text to fill the buffers` }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    stream.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const asked_ = asked.length;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(asked.length).toBe(asked_);
+    expect(asked.length).toBeLessThan(10);
+  });
+
+  it('ends the stream with the error of a batch that fails', async () => {
+    const stream = streamWorkbook<Record>({
+      sheetName: 'Broken',
+      columns: columns.slice(0, 1),
+      batch: async () => {
+        throw new Error('the database went away');
+      },
+      row: ({ i }) => ({ number: i }),
+    });
+    await expect(buffer(stream)).rejects.toThrow('the database went away');
+  });
+});
