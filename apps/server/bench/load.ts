@@ -44,6 +44,7 @@ import {
   withDatabase,
   type BenchUser,
 } from './support.ts';
+import { repoRoot } from '../src/paths.ts';
 
 const scale = Number(process.env.BENCH_SCALE ?? '1');
 const durationSeconds = Number(process.env.BENCH_DURATION ?? '10');
@@ -56,7 +57,6 @@ const targets = { readRate: 2_000, readP99Ms: 100, driverRatio: 2, writeRate: 40
 /** Distinct targets prepared for each write: enough for the target rate, with room. */
 const writeTargets = Math.ceil(targets.writeRate * durationSeconds * 1.5);
 const seedTargetSeconds = 180;
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const resultsFile = path.join(repoRoot, 'bench', 'results.md');
 const analysisHeading = '## What limits it';
 

@@ -27,8 +27,8 @@ import {
 } from '../test/processes.ts';
 import { seedMillionRequests } from './seed-requests.ts';
 import { log, secondsSince } from './support.ts';
+import { repoRoot } from '../src/paths.ts';
 
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const workDir = path.join(repoRoot, '.tmp', `bench-operations-${process.pid}`);
 const startTimeoutMs = 10 * 60_000;
 

@@ -23,11 +23,12 @@ import { startSession } from '../src/features/auth/session.ts';
 import { signToken } from '../src/features/auth/tokens.ts';
 import { installJobQueues } from '../src/features/jobs/worker.ts';
 import { createEventBus } from '../src/realtime/events.ts';
+import { repoRoot } from '../src/paths.ts';
 
 export const config = readConfig();
 export const logger = pino({ level: 'warn' });
 
-const tmpDir = path.resolve(import.meta.dirname, '../../../.tmp');
+const tmpDir = path.join(repoRoot, '.tmp');
 const clusterPrefix = 'bench-postgres-';
 
 export function log(message: string): void {
