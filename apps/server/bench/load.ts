@@ -43,6 +43,8 @@ import {
   secondsSince,
   withDatabase,
   type BenchUser,
+  statementRecorder,
+  type Statement,
 } from './support.ts';
 import { repoRoot } from '../src/paths.ts';
 
@@ -210,8 +212,6 @@ async function hammer(
   };
 }
 
-type Statement = { query: string; params: unknown[] };
-
 const statementNames = new Map<string, string>();
 
 /** The SELECTs a call sent (set_config too, so a search's planner settings apply), to replay. */
@@ -291,10 +291,7 @@ type Row = {
 async function main(): Promise<void> {
   const startedAt = performance.now();
   const shape = loadShape(scale);
-  let captured: Statement[] | null = null;
-  const queryLogger = {
-    logQuery: (query: string, params: unknown[]) => captured?.push({ query, params }),
-  };
+  const { queryLogger, capture } = statementRecorder();
   await withDatabase(
     async (db) => {
       log(
@@ -321,13 +318,7 @@ async function main(): Promise<void> {
       await benchmark(db, {
         seeded,
         seedSeconds,
-        capture: async (body) => {
-          captured = [];
-          const statements = captured;
-          await body();
-          captured = null;
-          return statements;
-        },
+        capture,
       });
       log(`total ${secondsSince(startedAt)}`);
     },

@@ -23,6 +23,8 @@ import {
   withDatabase,
   type BenchUser,
   type Timing,
+  statementRecorder,
+  type Statement,
 } from './support.ts';
 import {
   firstNames,
@@ -39,8 +41,6 @@ const submitTargetMs = 30;
 
 // ---------------------------------------------------------------------------------------------
 // Plans of the statements one call sends
-
-type Statement = { query: string; params: unknown[] };
 
 /** The scans of a plan: "Index Scan using requests_owner_latest_idx on requests" and the like. */
 function scansOf(plan: string[]): string[] {
@@ -88,10 +88,7 @@ type Row = { call: Call; timing: Timing };
 
 async function main(): Promise<void> {
   const startedAt = performance.now();
-  let captured: Statement[] | null = null;
-  const queryLogger = {
-    logQuery: (query: string, params: unknown[]) => captured?.push({ query, params }),
-  };
+  const { queryLogger, capture } = statementRecorder();
   await withDatabase(
     async (db) => {
       log(`seeding ${requestCount} requests and their reviews…`);
@@ -108,14 +105,7 @@ async function main(): Promise<void> {
       log(
         `seeded ${counts[0]?.requests} requests and ${counts[0]?.reviews} reviews in ${secondsSince(startedAt)}`,
       );
-      await benchmark(db, (body) => {
-        captured = [];
-        const statements = captured;
-        return body().then(() => {
-          captured = null;
-          return statements;
-        });
-      });
+      await benchmark(db, capture);
       log(`total ${secondsSince(startedAt)}`);
     },
     { queryLogger },

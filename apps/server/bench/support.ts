@@ -159,6 +159,33 @@ export async function startDatabase(): Promise<BenchDatabase> {
   return { url: database.url, stop };
 }
 
+/** One SQL statement the app sent, with its parameters. */
+export type Statement = { query: string; params: unknown[] };
+
+/**
+ * Records the statements the app sends: `queryLogger` goes to `withDatabase`, and `capture(body)`
+ * answers what `body` sent (to EXPLAIN or replay it).
+ */
+export function statementRecorder(): {
+  queryLogger: QueryLogger;
+  capture: (body: () => Promise<unknown>) => Promise<Statement[]>;
+} {
+  let captured: Statement[] | null = null;
+  return {
+    queryLogger: { logQuery: (query, params) => captured?.push({ query, params }) },
+    capture: async (body) => {
+      const statements: Statement[] = [];
+      captured = statements;
+      try {
+        await body();
+      } finally {
+        captured = null;
+      }
+      return statements;
+    },
+  };
+}
+
 /**
  * Starts a fresh, migrated database, runs `body` with a pool on it and removes the database
  * afterwards. `queryLogger` sees every statement the app sends (to EXPLAIN them afterwards).
