@@ -297,6 +297,7 @@ export async function listRetirementPage(
     ? await searchCondition(db, filter.organizationId, filter.search)
     : undefined;
   const where = and(...filterConditions(filter, search));
+  const counted = db.select({ total: sql<number>`count(*)::int` }).from(retirements);
   const [rows, [count]] = await Promise.all([
     db
       .select(recordColumns)
@@ -306,11 +307,13 @@ export async function listRetirementPage(
       .orderBy(...newestFirst)
       .limit(filter.perPage)
       .offset((filter.page - 1) * filter.perPage),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(retirements)
-      .innerJoin(requests, eq(requests.id, retirements.request_id))
-      .where(where),
+    // Only a search reads the request. Without one the join cannot change the count (request_id is
+    // a NOT NULL foreign key to the requests' primary key: one request each), and leaving it out
+    // makes the count an index-only scan of retirements_organization_status_idx instead of a probe
+    // of requests_pkey per retirement (bench:load, 20,000 an organisation: 31-43 ms to 2 ms).
+    search
+      ? counted.innerJoin(requests, eq(requests.id, retirements.request_id)).where(where)
+      : counted.where(where),
   ]);
   return { rows, total: count?.total ?? 0 };
 }
