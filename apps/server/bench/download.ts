@@ -10,13 +10,11 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import { connect, migrateDatabase } from '../src/db/client.ts';
 import { startSession } from '../src/features/auth/session.ts';
 import { signToken } from '../src/features/auth/tokens.ts';
-import { installJobQueues } from '../src/features/jobs/worker.ts';
 import { startServerProcess, stopAllProcesses } from '../test/processes.ts';
 import { defaultShape, seedMillionRequests } from './seed-requests.ts';
-import { log, secondsSince, startDatabase } from './support.ts';
+import { log, secondsSince, withDatabase } from './support.ts';
 
 const requestCount = 100_000;
 /** Issue 13's ceiling for the server process while it streams the workbook. */
@@ -30,12 +28,8 @@ async function memoryMiB(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number>
 }
 
 async function main(): Promise<void> {
-  const database = await startDatabase();
-  try {
-    const db = connect(database.url, { max: 4 });
+  await withDatabase(async (db, url) => {
     try {
-      await migrateDatabase(db);
-      await installJobQueues(database.url);
       const seeding = performance.now();
       const client = await db.$client.connect();
       try {
@@ -64,7 +58,7 @@ async function main(): Promise<void> {
 
       const server = await startServerProcess({
         name: 'download',
-        env: { DATABASE_URL: database.url, JWT_SECRET: secret },
+        env: { DATABASE_URL: url, JWT_SECRET: secret },
       });
       const pid = server.pid;
       await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -103,11 +97,8 @@ async function main(): Promise<void> {
       );
     } finally {
       await stopAllProcesses();
-      await db.$client.end();
     }
-  } finally {
-    await database.stop();
-  }
+  });
 }
 
 await main();

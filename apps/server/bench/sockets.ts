@@ -11,13 +11,11 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
-import { connect, migrateDatabase } from '../src/db/client.ts';
 import { startSession } from '../src/features/auth/session.ts';
 import { signToken } from '../src/features/auth/tokens.ts';
-import { installJobQueues } from '../src/features/jobs/worker.ts';
 import { startServerProcess, stopAllProcesses } from '../test/processes.ts';
 import { defaultShape, seedMillionRequests } from './seed-requests.ts';
-import { log, startDatabase } from './support.ts';
+import { log, withDatabase } from './support.ts';
 
 const clientCount = 1_000;
 const rounds = 20;
@@ -29,13 +27,9 @@ function percentile(sorted: number[], fraction: number): number {
 }
 
 async function main(): Promise<void> {
-  const database = await startDatabase();
   const sockets: Socket[] = [];
-  try {
-    const db = connect(database.url, { max: 8 });
+  await withDatabase(async (db, url) => {
     try {
-      await migrateDatabase(db);
-      await installJobQueues(database.url);
       const client = await db.$client.connect();
       try {
         await seedMillionRequests(client, {
@@ -69,7 +63,7 @@ async function main(): Promise<void> {
       const server = await startServerProcess({
         name: 'sockets',
         env: {
-          DATABASE_URL: database.url,
+          DATABASE_URL: url,
           JWT_SECRET: secret,
           ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
         },
@@ -141,11 +135,8 @@ async function main(): Promise<void> {
     } finally {
       for (const socket of sockets) socket.disconnect();
       await stopAllProcesses();
-      await db.$client.end();
     }
-  } finally {
-    await database.stop();
-  }
+  });
 }
 
 await main();

@@ -187,11 +187,12 @@ export function statementRecorder(): {
 }
 
 /**
- * Starts a fresh, migrated database, runs `body` with a pool on it and removes the database
- * afterwards. `queryLogger` sees every statement the app sends (to EXPLAIN them afterwards).
+ * Starts a fresh, migrated database, runs `body` with a pool on it (and its URL, for a server
+ * process of its own) and removes the database afterwards. `queryLogger` sees every statement the
+ * app sends (to EXPLAIN them afterwards).
  */
 export async function withDatabase<T>(
-  body: (db: Database) => Promise<T>,
+  body: (db: Database, url: string) => Promise<T>,
   options: { poolSize?: number; queryLogger?: QueryLogger } = {},
 ): Promise<T> {
   const database = await startDatabase();
@@ -203,7 +204,7 @@ export async function withDatabase<T>(
     try {
       await migrateDatabase(db);
       await installJobQueues(database.url);
-      return await body(db);
+      return await body(db, database.url);
     } finally {
       await db.$client.end();
     }
