@@ -1,7 +1,7 @@
 import { isUuid } from '@imprest/domain/api/common.ts';
 import { and, eq, getTableColumns, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { organizations, sessions, users } from '../../db/schema.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { verifyToken } from './tokens.ts';
@@ -12,19 +12,9 @@ export const sessionLifetimeDays = 7;
 /** Why a session ended before its time (`sessions.revoked_reason`). */
 export type SessionEndReason = 'sign_out' | 'password' | 'deactivated' | 'position' | 'locked';
 
-/**
- * Resolves a token to the current user row and its session, or null: a forged or expired token,
- * a session that was revoked or outlived its absolute lifetime, a deactivated user or another
- * organisation (docs/decisions/0012). One query, joined by primary keys.
- */
-export async function actorFromToken(
-  context: AppContext,
-  token: string | undefined,
-): Promise<Actor | null> {
-  if (!token) return null;
-  const claims = await verifyToken(context.jwtKey, token);
-  if (!claims || !isUuid(claims.sid) || !isUuid(claims.sub)) return null;
-  const [row] = await context.db
+/** The one query every API call makes to know its caller, built for one pool. */
+function prepareActorQuery(db: Database) {
+  return db
     .select({
       ...getTableColumns(users),
       organization_name: organizations.name,
@@ -36,14 +26,41 @@ export async function actorFromToken(
     .innerJoin(organizations, eq(organizations.id, users.organization_id))
     .where(
       and(
-        eq(sessions.id, claims.sid),
-        eq(sessions.user_id, claims.sub),
+        eq(sessions.id, sql.placeholder('sid')),
+        eq(sessions.user_id, sql.placeholder('sub')),
         isNull(sessions.revoked_at),
         gt(sessions.expires_at, sql`now()`),
         isNull(users.deleted_at),
-        eq(users.organization_id, claims.org),
+        eq(users.organization_id, sql.placeholder('org')),
       ),
-    );
+    )
+    .prepare('actor_from_token');
+}
+
+/**
+ * The caller's query of each pool, prepared once (issue 13): Drizzle builds its SQL a single time
+ * instead of on every call, and each connection has PostgreSQL parse and plan it once.
+ */
+const actorQueries = new WeakMap<Database, ReturnType<typeof prepareActorQuery>>();
+
+/**
+ * Resolves a token to the current user row and its session, or null: a forged or expired token,
+ * a session that was revoked or outlived its absolute lifetime, a deactivated user or another
+ * organisation (docs/decisions/0012). One query, joined by primary keys, prepared once.
+ */
+export async function actorFromToken(
+  context: AppContext,
+  token: string | undefined,
+): Promise<Actor | null> {
+  if (!token) return null;
+  const claims = await verifyToken(context.jwtKey, token);
+  if (!claims || !isUuid(claims.sid) || !isUuid(claims.sub) || !isUuid(claims.org)) return null;
+  let query = actorQueries.get(context.db);
+  if (!query) {
+    query = prepareActorQuery(context.db);
+    actorQueries.set(context.db, query);
+  }
+  const [row] = await query.execute({ sid: claims.sid, sub: claims.sub, org: claims.org });
   return (row as Actor | undefined) ?? null;
 }
 
