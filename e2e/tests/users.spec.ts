@@ -341,6 +341,9 @@ test('finance restricts a user, who sees the locked banner, then lifts it', asyn
   await userPage.goto('/dashboard/requests');
   await expect(userPage.getByTestId('page-title')).toHaveText('Requests');
   await expect(userPage.getByRole('button', { name: 'New Request' })).toHaveCount(0);
+  // The page connects its socket once drawn (at the first idle moment): lifting the lock before
+  // then would announce it to nobody, and the banner would stay until the next page load.
+  await expect(userPage.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
 
   await panel.getByRole('button', { name: 'Unrestrict User' }).click();
   await expect(panel.getByRole('button', { name: 'Restrict User' })).toBeVisible();
