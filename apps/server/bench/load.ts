@@ -575,32 +575,20 @@ async function benchmark(
       const replay = replayable(statements);
       const headers =
         read.as === 'staff' ? staffHeaders : read.as === 'finance' ? financeHeaders : {};
-      const isSignIn = read.as === null;
-      const signInBody = isSignIn
-        ? (i: number) => ({
-            headers: { 'x-forwarded-for': nextAddress() },
-            body: JSON.stringify({
-              email: signInEmails[i % signInEmails.length],
-              password: loadPassword,
-            }),
-          })
-        : undefined;
+      const signInBody =
+        read.as === null
+          ? (i: number) => ({
+              headers: { 'x-forwarded-for': nextAddress() },
+              body: JSON.stringify({
+                email: signInEmails[i % signInEmails.length],
+                password: loadPassword,
+              }),
+            })
+          : undefined;
       // One second of warm-up (JIT, caches, pool connections), not counted.
       await hammer(server.url, { ...read.shot, headers }, signInBody, undefined, 1);
       const { value: api, cpu } = await measureCpu(server.pid, () =>
-        hammer(
-          server.url,
-          { ...read.shot, headers },
-          isSignIn
-            ? (i) => ({
-                headers: { 'x-forwarded-for': nextAddress() },
-                body: JSON.stringify({
-                  email: signInEmails[i % signInEmails.length],
-                  password: loadPassword,
-                }),
-              })
-            : undefined,
-        ),
+        hammer(server.url, { ...read.shot, headers }, signInBody),
       );
       const driver = await drive(driverPool, replay.statements, replay.inTransaction);
       rows.push({

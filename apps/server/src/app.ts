@@ -59,7 +59,7 @@ export async function buildApp(
     void reply.header('x-request-id', request.id);
   });
   registerErrorHandler(app);
-  await registerSecurityHeaders(app, context.config);
+  registerSecurityHeaders(app, context.config);
 
   await app.register(fastifySwagger, {
     openapi: {

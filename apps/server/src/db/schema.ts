@@ -273,6 +273,16 @@ export const requests = pgTable(
      * lists read requests_next_reviewer_idx instead of searching the reviews.
      */
     next_reviewer_role: text('next_reviewer_role'),
+    /**
+     * Everyone who has answered a step of this version, added by every review answer in the
+     * UPDATE that moves the status (updateRequestStatus): one person answers one step, so a pending
+     * list leaves out a request its caller appears in by reading the row, not by probing reviews
+     * (issue 13). Migration 0017 filled it for the requests then awaiting review only.
+     */
+    answered_by: uuid('answered_by')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     /** The matrix row's cascading_notification at submission: every step's reviewers hear at once. */
     cascading_notification: boolean('cascading_notification').notNull().default(false),
     approval_number: text('approval_number'),
@@ -342,6 +352,22 @@ export const requestStatusCounts = pgTable(
   (table) => [
     index('request_status_counts_org_idx').on(table.organization_id, table.current_status),
   ],
+);
+
+/**
+ * How many newest versions each owner has in each status, kept like request_status_counts by the
+ * same statement triggers (migration 0016): a staff list's total and the Home counts read a few
+ * rows instead of counting the owner's requests (issue 13). foldOwnerRequestCounts merges them.
+ */
+export const ownerRequestCounts = pgTable(
+  'owner_request_counts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    owner_id: uuid('owner_id').notNull(),
+    current_status: text('current_status').notNull(),
+    requests: bigint('requests', { mode: 'number' }).notNull(),
+  },
+  (table) => [index('owner_request_counts_owner_idx').on(table.owner_id, table.current_status)],
 );
 
 /** One review per step of a request's chain, acted on in order (spec §4). */

@@ -414,6 +414,7 @@ export async function seedDemoRequests(
         reviewer_role: review.reviewer_role,
       }));
       let status: RequestStatus = 'pending';
+      const answeredBy: string[] = [];
       for (const [index, decision] of answersFor(outcome, chain.length).entries()) {
         const review = chain[index];
         const reviewer = people.find(
@@ -423,6 +424,7 @@ export async function seedDemoRequests(
         if (!review || !reviewer || !current) break;
         status = statusAfterReview(state, decision).status;
         current.status = decision;
+        answeredBy.push(reviewer.id);
         await answerPendingReview(tx, {
           id: review.id,
           status: decision,
@@ -441,6 +443,7 @@ export async function seedDemoRequests(
         status,
         nextReviewerRole: nextReviewerRole(status, state),
         approvalNumber: number,
+        answeredBy,
       });
       if (previous) await markSuperseded(tx, previous.id);
       const attachedBy = people.find((person) => person.role === 'finance_officer');

@@ -1,4 +1,5 @@
-import fastifyHelmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 
@@ -59,16 +60,10 @@ export function contentSecurityDirectives(config: Config): Record<string, string
   };
 }
 
-/**
- * Security headers on every response that Fastify sends, pages, API answers, errors, 404s, static
- * files and stored files alike (ASVS 3.4): helmet's onRequest hook sets them on the reply before
- * any handler runs, so an error handler's answer carries them too. A route may replace one (the
- * local store's files carry a sandbox policy of their own).
- */
-export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+/** helmet's options: the headers of every response (ASVS 3.4). */
+function helmetOptions(config: Config): HelmetOptions {
   const isHttps = config.appUrl.startsWith('https://');
-  await app.register(fastifyHelmet, {
-    global: true,
+  return {
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityDirectives(config) },
     // Cross-origin isolation would need every S3 image and PDF to send CORP/CORS headers.
     crossOriginEmbedderPolicy: false,
@@ -83,5 +78,47 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
       ? { maxAge: 31_536_000, includeSubDomains: true, preload: false }
       : false,
     xFrameOptions: { action: 'deny' },
+  };
+}
+
+/**
+ * The headers helmet sets with these options, worked out once: they depend on the configuration
+ * alone (no nonces), so running helmet on every request, as @fastify/helmet does (it even builds
+ * helmet anew each time), would only repeat this work (issue 13).
+ */
+export function securityHeaders(config: Config): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const collector = {
+    setHeader: (name: string, value: unknown) => {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader: () => undefined,
+  };
+  let finished = false;
+  helmet(helmetOptions(config))(
+    {} as IncomingMessage,
+    collector as unknown as ServerResponse,
+    (error?: unknown) => {
+      if (error) throw error instanceof Error ? error : new Error(String(error));
+      finished = true;
+    },
+  );
+  if (!finished || !headers['content-security-policy']) {
+    throw new Error('helmet did not set its headers synchronously');
+  }
+  return headers;
+}
+
+/**
+ * Security headers on every response that Fastify sends, pages, API answers, errors, 404s, static
+ * files and stored files alike (ASVS 3.4): a root onRequest hook sets them on the reply before
+ * any handler runs, so an error handler's answer carries them too. A route may replace one (the
+ * local store's files carry a sandbox policy of their own).
+ */
+export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
+  const headers = securityHeaders(config);
+  app.addHook('onRequest', (_request, reply, done) => {
+    void reply.headers(headers);
+    done();
   });
 }

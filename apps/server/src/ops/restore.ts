@@ -226,40 +226,52 @@ async function foreignKeyOrder(
 }
 
 /**
- * The figures kept by triggers (the budget ledger of migration 0008, the status counts of 0006) are
- * checked against the rows they summarise; a mismatch (the archive's own) is recomputed and named.
+ * The counts the request triggers keep (migrations 0006 and 0016): each table, its key, and the
+ * column of requests that key is.
+ */
+const keptRequestCounts = [
+  { table: 'request_status_counts', key: 'organization_id', column: 'organization_id' },
+  { table: 'owner_request_counts', key: 'owner_id', column: 'request_owner_id' },
+] as const;
+
+/**
+ * The figures kept by triggers (the budget ledger of migration 0008, the status counts of 0006 and
+ * 0016) are checked against the rows they summarise; a mismatch (the archive's own) is recomputed
+ * and named.
  */
 async function checkDerivedFigures(client: pg.ClientBase): Promise<string[]> {
   const repaired: string[] = [];
-  const found = await client.query<{ ledger: string | null; counts: string | null }>(
-    `SELECT to_regprocedure('budget_committed_recomputed(uuid)')::text AS ledger,
-            to_regclass('public.request_status_counts')::text AS counts`,
+  const found = await client.query<{ ledger: string | null }>(
+    `SELECT to_regprocedure('budget_committed_recomputed(uuid)')::text AS ledger`,
   );
-  const { ledger, counts } = found.rows[0] ?? { ledger: null, counts: null };
-  if (ledger) {
+  if (found.rows[0]?.ledger) {
     const fixed = await client.query(
       `UPDATE budgets SET committed = budget_committed_recomputed(id)
        WHERE committed <> budget_committed_recomputed(id)`,
     );
     if (fixed.rowCount) repaired.push(`budgets.committed of ${fixed.rowCount} budget(s)`);
   }
-  if (counts) {
+  for (const { table, key, column } of keptRequestCounts) {
+    const exists = await client.query<{ found: string | null }>(
+      `SELECT to_regclass('public.${table}')::text AS found`,
+    );
+    if (!exists.rows[0]?.found) continue;
     const compared = await client.query<{ mismatched: number }>(
-      `WITH kept AS (SELECT organization_id, current_status, sum(requests)::bigint AS n
-                     FROM request_status_counts GROUP BY 1, 2),
-            actual AS (SELECT organization_id, current_status, count(*)::bigint AS n
+      `WITH kept AS (SELECT ${key} AS key, current_status, sum(requests)::bigint AS n
+                     FROM ${table} GROUP BY 1, 2),
+            actual AS (SELECT ${column} AS key, current_status, count(*)::bigint AS n
                        FROM requests WHERE is_latest GROUP BY 1, 2)
        SELECT count(*)::int AS mismatched
-       FROM kept FULL JOIN actual USING (organization_id, current_status)
+       FROM kept FULL JOIN actual USING (key, current_status)
        WHERE coalesce(kept.n, 0) <> coalesce(actual.n, 0)`,
     );
     if ((compared.rows[0]?.mismatched ?? 0) > 0) {
-      await client.query('DELETE FROM request_status_counts');
+      await client.query(`DELETE FROM ${table}`);
       await client.query(
-        `INSERT INTO request_status_counts (organization_id, current_status, requests)
-         SELECT organization_id, current_status, count(*) FROM requests WHERE is_latest GROUP BY 1, 2`,
+        `INSERT INTO ${table} (${key}, current_status, requests)
+         SELECT ${column}, current_status, count(*) FROM requests WHERE is_latest GROUP BY 1, 2`,
       );
-      repaired.push('request_status_counts');
+      repaired.push(table);
     }
   }
   return repaired;

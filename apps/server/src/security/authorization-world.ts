@@ -222,6 +222,9 @@ async function storedRequest(
       current_status: state.status,
       next_reviewer_role: 'approvedSteps' in state ? (chain[state.approvedSteps] ?? null) : null,
       approval_number: isApproved ? `AP-2026-${approvalSequence}` : null,
+      answered_by: chain
+        .filter((_role, index) => stepStatus(index) !== 'pending')
+        .map((role) => org.reviewers[role].id),
       file_paths: options.filePaths ?? [],
     });
     const rows = await tx

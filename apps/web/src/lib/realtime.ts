@@ -14,6 +14,9 @@ const reconnectOptions = {
 
 type UserEvent = { user_id?: unknown };
 
+/** The query keys live events refresh, and a (re)connection refreshes all at once. */
+const liveLists = ['users', 'requests', 'retirements', 'budgets'] as const;
+
 /** What the server's socket.io middleware answers a token it refuses. */
 const refusedMessage = 'unauthorized';
 
@@ -84,6 +87,12 @@ export function useRealtime(
           connection.on('connect', () => {
             refusals = 0;
             setRealtimeStatus('connected');
+            // Nothing said before this moment was heard: the change that raced the first
+            // connection (made after the page fetched, before the socket joined, issue 13) or that
+            // came while the network was down. Catch up once: the user (a lock, a new position)
+            // and the lists on screen.
+            onUpdatedRef.current();
+            for (const list of liveLists) void queryClient.invalidateQueries({ queryKey: [list] });
           });
           // 'io server disconnect' is the server's own doing (a deleted user, an ended session); a
           // restart or a lost network says otherwise and reconnects by itself.

@@ -202,28 +202,50 @@ describe('GET /users/validate-token', () => {
     expect(response.json().user.email).toBe('asha@example.test');
   });
 
-  it('refuses no token, garbage, an expired token, an unsigned token and one signed with another key', async () => {
+  it('refuses no token, garbage, an expired token, an unsigned token, another algorithm and another key', async () => {
     const key = new TextEncoder().encode(testJwtSecret);
-    const expired = await new SignJWT({ org: staff.organization_id })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(staff.id)
-      .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
-      .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
-      .sign(key);
-    const otherKey = await new SignJWT({ org: staff.organization_id })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(staff.id)
-      .setExpirationTime('1h')
-      .sign(new TextEncoder().encode('another-secret-another-secret-another-secret'));
+    // The caller's own claims (live session included), so each token differs from a valid one
+    // in one respect only; jose signs them, independently of the server's own signer.
+    const { sid } = JSON.parse(
+      Buffer.from(staff.token.split('.')[1] ?? '', 'base64url').toString(),
+    ) as { sid: string };
+    const now = Math.floor(Date.now() / 1000);
+    const token = (alg: string, expires: number, secret = key) =>
+      new SignJWT({ org: staff.organization_id, sid })
+        .setProtectedHeader({ alg, typ: 'JWT' })
+        .setSubject(staff.id)
+        .setIssuedAt(now - 60)
+        .setExpirationTime(expires)
+        .sign(secret);
+    const valid = await token('HS256', now + 3600);
+    const control = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { authorization: `Bearer ${valid}` },
+    });
+    expect(control.statusCode).toBe(200);
+    const expired = await token('HS256', now - 1);
+    const otherAlgorithm = await token('HS512', now + 3600);
+    const otherKey = await token(
+      'HS256',
+      now + 3600,
+      new TextEncoder().encode('another-secret-another-secret-another-secret'),
+    );
     const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-    const unsigned = `${encode({ alg: 'none', typ: 'JWT' })}.${encode({ sub: staff.id, org: staff.organization_id, exp: 9999999999 })}.`;
+    const unsigned = `${encode({ alg: 'none', typ: 'JWT' })}.${valid.split('.')[1]}.`;
+    const noExpiry = await new SignJWT({ org: staff.organization_id, sid })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(staff.id)
+      .sign(key);
     for (const headers of [
       {},
       { authorization: 'Bearer garbage' },
       { token: 'a.b.c' },
       { authorization: `Bearer ${expired}` },
+      { authorization: `Bearer ${otherAlgorithm}` },
       { authorization: `Bearer ${otherKey}` },
       { authorization: `Bearer ${unsigned}` },
+      { authorization: `Bearer ${noExpiry}` },
     ]) {
       const response = await t.app.inject({ method: 'GET', url, headers });
       expect(response.statusCode, JSON.stringify(headers)).toBe(401);

@@ -2,6 +2,7 @@ import { isUuid } from '@imprest/domain/api/common.ts';
 import { and, eq, getTableColumns, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { organizations, sessions, users } from '../../db/schema.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { verifyToken } from './tokens.ts';
@@ -37,11 +38,8 @@ function prepareActorQuery(db: Database) {
     .prepare('actor_from_token');
 }
 
-/**
- * The caller's query of each pool, prepared once (issue 13): Drizzle builds its SQL a single time
- * instead of on every call, and each connection has PostgreSQL parse and plan it once.
- */
-const actorQueries = new WeakMap<Database, ReturnType<typeof prepareActorQuery>>();
+/** The caller's query of each pool, prepared once (issue 13). */
+const actorQuery = preparedOnce(prepareActorQuery);
 
 /**
  * Resolves a token to the current user row and its session, or null: a forged or expired token,
@@ -55,12 +53,11 @@ export async function actorFromToken(
   if (!token) return null;
   const claims = await verifyToken(context.jwtKey, token);
   if (!claims || !isUuid(claims.sid) || !isUuid(claims.sub) || !isUuid(claims.org)) return null;
-  let query = actorQueries.get(context.db);
-  if (!query) {
-    query = prepareActorQuery(context.db);
-    actorQueries.set(context.db, query);
-  }
-  const [row] = await query.execute({ sid: claims.sid, sub: claims.sub, org: claims.org });
+  const [row] = await actorQuery(context.db).execute({
+    sid: claims.sid,
+    sub: claims.sub,
+    org: claims.org,
+  });
   return (row as Actor | undefined) ?? null;
 }
 

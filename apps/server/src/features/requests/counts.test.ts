@@ -2,7 +2,7 @@ import { searchCountLimit } from '@imprest/domain/constants.ts';
 import { statusFilters, type StatusFilter } from '@imprest/domain/enums.ts';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { requests, requestStatusCounts } from '../../db/schema.ts';
+import { ownerRequestCounts, requests, requestStatusCounts } from '../../db/schema.ts';
 import { buildStaffedOrganization } from '../../../test/factories/organizations.ts';
 import { requestBody, review, submitted } from '../../../test/factories/requests.ts';
 import {
@@ -12,10 +12,14 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers.ts';
-import { countOrganizationRequests, foldRequestStatusCounts } from './queries.ts';
+import {
+  countOrganizationRequests,
+  foldOwnerRequestCounts,
+  foldRequestStatusCounts,
+} from './counts.ts';
 
-// The admin list's total comes from request_status_counts, which triggers on requests keep
-// (migration 0006). These tests change requests in every way the app does, and some it does not,
+// The admin list's total comes from request_status_counts, and a staff list's total and the Home
+// counts from owner_request_counts, which triggers on requests keep (migrations 0006 and 0016). These tests change requests in every way the app does, and some it does not,
 // and compare the kept counts with a count of the rows themselves.
 
 let t: TestApp;
@@ -50,12 +54,15 @@ async function staffedOrganization(name: string, owners = 3): Promise<Staffed> {
   };
 }
 
-/** The newest versions of an organisation by status, counted from the rows. */
-async function countedFromRows(organizationId: string): Promise<Record<string, number>> {
+/** The newest versions of an organisation (or of one owner) by status, counted from the rows. */
+async function countedFromRows(
+  id: string,
+  by: 'organization_id' | 'request_owner_id' = 'organization_id',
+): Promise<Record<string, number>> {
   const rows = await t.db
     .select({ status: requests.current_status, total: sql<number>`count(*)::int` })
     .from(requests)
-    .where(and(eq(requests.organization_id, organizationId), eq(requests.is_latest, true)))
+    .where(and(eq(requests[by], id), eq(requests.is_latest, true)))
     .groupBy(requests.current_status);
   return Object.fromEntries(rows.map((row) => [row.status, row.total]));
 }
@@ -76,8 +83,61 @@ async function listTotals(org: Staffed): Promise<Record<StatusFilter, number>> {
   return Object.fromEntries(entries) as Record<StatusFilter, number>;
 }
 
-/** Asserts that the list totals equal counts of the rows, for every status filter. */
+/** An owner's staff-list total for each status filter, and the Home counts, through the API. */
+async function ownerTotals(owner: TestUser) {
+  const entries = await Promise.all(
+    statusFilters.map(async (status) => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/requests/user/${owner.id}?status=${status}`,
+        headers: auth(owner),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return [status, response.json().total as number] as const;
+    }),
+  );
+  const summary = await t.app.inject({
+    method: 'GET',
+    url: `/api/v1/requests/summary/${owner.id}`,
+    headers: auth(owner),
+  });
+  expect(summary.statusCode, summary.body).toBe(200);
+  const { pending, approved, rejected, requests: total } = summary.json() as Record<string, number>;
+  return {
+    list: Object.fromEntries(entries) as Record<StatusFilter, number>,
+    summary: { pending, approved, rejected, total },
+  };
+}
+
+/** Asserts that each owner's staff-list totals and Home counts equal counts of their rows. */
+async function expectOwnerTotalsMatchRows(org: Staffed): Promise<void> {
+  for (const owner of org.owners) {
+    const counted = await countedFromRows(owner.id, 'request_owner_id');
+    const all = Object.values(counted).reduce((sum, value) => sum + value, 0);
+    expect(await ownerTotals(owner), owner.fullname).toEqual({
+      list: {
+        all,
+        pending: counted.pending ?? 0,
+        on_progress: counted.on_progress ?? 0,
+        approved: counted.approved ?? 0,
+        rejected: counted.rejected ?? 0,
+      },
+      summary: {
+        pending: (counted.pending ?? 0) + (counted.on_progress ?? 0),
+        approved: counted.approved ?? 0,
+        rejected: counted.rejected ?? 0,
+        total: all,
+      },
+    });
+  }
+}
+
+/**
+ * Asserts that the list totals equal counts of the rows, for every status filter: the admin list's
+ * (request_status_counts) and each owner's staff list and Home counts (owner_request_counts).
+ */
 async function expectTotalsMatchRows(org: Staffed): Promise<void> {
+  await expectOwnerTotalsMatchRows(org);
   const counted = await countedFromRows(org.organizationId);
   const all = Object.values(counted).reduce((sum, value) => sum + value, 0);
   expect(await listTotals(org)).toEqual({
@@ -103,7 +163,7 @@ async function answer(
   expect(response.statusCode, response.body).toBe(200);
 }
 
-describe('request_status_counts', () => {
+describe('request_status_counts and owner_request_counts', () => {
   it('match the rows through submission, each review answer and a resubmission', async () => {
     const org = await staffedOrganization('Counted Org');
     const [owner, second] = org.owners as [TestUser, TestUser];
@@ -198,6 +258,35 @@ describe('request_status_counts', () => {
     });
   });
 
+  it("fold an owner's rows too, keeping the staff list's totals", async () => {
+    const org = await staffedOrganization('Owner Folded Org', 1);
+    const owner = org.owners[0] as TestUser;
+    await submitted(t.app, owner, requestBody(org.budgetCode));
+    // 100 rows that add up to 30 more approved and 0 rejected.
+    await t.db.execute(sql`
+      INSERT INTO owner_request_counts (owner_id, current_status, requests)
+      SELECT ${owner.id}::uuid, CASE WHEN g <= 60 THEN 'approved' ELSE 'rejected' END,
+             CASE WHEN g <= 45 THEN 1 WHEN g <= 60 THEN -1 WHEN g <= 80 THEN 1 ELSE -1 END
+      FROM generate_series(1, 100) AS g`);
+    const rowsOf = () => t.db.$count(ownerRequestCounts, eq(ownerRequestCounts.owner_id, owner.id));
+    expect(await rowsOf()).toBe(101);
+    expect((await ownerTotals(owner)).list).toEqual({
+      all: 31,
+      pending: 1,
+      on_progress: 0,
+      approved: 30,
+      rejected: 0,
+    });
+    // Folded by those reads: one row for pending, one for approved, none for rejected.
+    expect(await rowsOf()).toBe(2);
+    expect((await ownerTotals(owner)).summary).toEqual({
+      pending: 1,
+      approved: 30,
+      rejected: 0,
+      total: 31,
+    });
+  });
+
   it('stay exact under concurrent submissions, reviews, reads and folds', async () => {
     const org = await staffedOrganization('Busy Org', 5);
     const first = await Promise.all(
@@ -214,6 +303,8 @@ describe('request_status_counts', () => {
       ),
       ...Array.from({ length: 10 }, () => listTotals(org)),
       ...Array.from({ length: 10 }, () => foldRequestStatusCounts(t.db, org.organizationId)),
+      ...org.owners.map((owner) => ownerTotals(owner)),
+      ...org.owners.map((owner) => foldOwnerRequestCounts(t.db, owner.id)),
     ]);
     await expectTotalsMatchRows(org);
     expect(await listTotals(org)).toEqual({

@@ -17,15 +17,10 @@ import {
 } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
-import {
-  budgets,
-  requests,
-  requestStatusCounts,
-  retirements,
-  reviews,
-  users,
-} from '../../db/schema.ts';
+import { preparedOnce } from '../../db/prepared.ts';
+import { budgets, requests, retirements, users } from '../../db/schema.ts';
 import type { BudgetRow } from '../budgets/ledger.ts';
+import { organizationRequestCounts, ownerRequestCountsOf, totalOf } from './counts.ts';
 
 export type RequestRow = typeof requests.$inferSelect;
 export type RequestRecord = RequestRow & { budget_name: string };
@@ -97,7 +92,10 @@ export async function markSuperseded(db: Executor, id: string): Promise<void> {
     .where(eq(requests.id, id));
 }
 
-/** Sets a request's status and next reviewer role (and approval number once approved). */
+/**
+ * Sets a request's status and next reviewer role (and approval number once approved), and adds
+ * who answered to answered_by.
+ */
 export async function updateRequestStatus(
   db: Executor,
   options: {
@@ -105,6 +103,8 @@ export async function updateRequestStatus(
     status: string;
     nextReviewerRole: string | null;
     approvalNumber: string | null;
+    /** Who answered the steps that moved it: added to answered_by (migration 0017). */
+    answeredBy: readonly string[];
   },
 ): Promise<void> {
   await db
@@ -112,6 +112,7 @@ export async function updateRequestStatus(
     .set({
       current_status: options.status,
       next_reviewer_role: options.nextReviewerRole,
+      answered_by: sql`${requests.answered_by} || ${`{${options.answeredBy.join(',')}}`}::uuid[]`,
       ...(options.approvalNumber ? { approval_number: options.approvalNumber } : {}),
       modified_at: sql`now()`,
     })
@@ -242,8 +243,41 @@ function pageOfRequests(db: Executor, where: SQL | undefined, filter: PageFilter
 }
 
 /**
- * One page of the newest versions, newest first, and how many there are: an organisation's list
- * reads its total from request_status_counts; an owner's list counts the owner's rows. The
+ * A list's page without a search, built once per filter shape (issue 13): Drizzle then puts its
+ * SQL together a single time. Unnamed, so PostgreSQL still plans each call for its own values:
+ * one organisation's or owner's rows can be few or hundreds of thousands.
+ */
+function prepareListPage(byOwner: boolean, byStatus: boolean) {
+  return preparedOnce((db: Executor) =>
+    db
+      .select(recordColumns)
+      .from(requests)
+      .innerJoin(budgets, eq(budgets.id, requests.budget_id))
+      .where(
+        and(
+          eq(requests.organization_id, sql.placeholder('organizationId')),
+          eq(requests.is_latest, true),
+          byOwner ? eq(requests.request_owner_id, sql.placeholder('ownerId')) : undefined,
+          byStatus ? eq(requests.current_status, sql.placeholder('status')) : undefined,
+        ),
+      )
+      .orderBy(...newestFirst)
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      // '' is PostgreSQL's unnamed statement: parsed and planned with each call's values.
+      .prepare(''),
+  );
+}
+
+/** [organisation's, owner's] × [every status, one status]. */
+const listPageQueries = [
+  [prepareListPage(false, false), prepareListPage(false, true)],
+  [prepareListPage(true, false), prepareListPage(true, true)],
+] as const;
+
+/**
+ * One page of the newest versions, newest first, and how many there are: the total is read from
+ * the kept counts (counts.ts), the organisation's or the owner's. The
  * conditions and order match the partial indexes requests_org_latest_idx and
  * requests_owner_latest_idx.
  */
@@ -252,18 +286,20 @@ export async function listRequestPage(
   filter: PageFilter,
 ): Promise<{ rows: RequestRecord[] } & RequestTotal> {
   if (filter.search) return searchRequestPage(db, { ...filter, search: filter.search });
-  const where = and(...filterConditions(filter));
-  const [rows, total] = await Promise.all([
-    pageOfRequests(db, where, filter),
+  const page = listPageQueries[filter.ownerId ? 1 : 0][filter.status === 'all' ? 0 : 1](db);
+  const [rows, counts] = await Promise.all([
+    page.execute({
+      organizationId: filter.organizationId,
+      ownerId: filter.ownerId,
+      status: filter.status,
+      limit: filter.perPage,
+      offset: (filter.page - 1) * filter.perPage,
+    }),
     filter.ownerId
-      ? db
-          .select({ total: sql<number>`count(*)::int` })
-          .from(requests)
-          .where(where)
-          .then(([row]) => row?.total ?? 0)
-      : countOrganizationRequests(db, filter.organizationId, filter.status),
+      ? ownerRequestCountsOf(db, filter.ownerId)
+      : organizationRequestCounts(db, filter.organizationId),
   ]);
-  return { rows, total, capped: false };
+  return { rows, total: totalOf(counts, filter.status), capped: false };
 }
 
 /** Newest first, as `newestFirst` orders rows (uuid order is the order of their hex text). */
@@ -331,73 +367,6 @@ async function searchRequestPage(
   });
 }
 
-/** Above this many rows, an organisation's request_status_counts are merged (on the next read). */
-const statusCountRowsToFold = 64;
-
-/**
- * How many newest versions an organisation has (in one status, or in all): the sum of its rows of
- * request_status_counts, which the triggers of migration 0006 keep exact.
- */
-export async function countOrganizationRequests(
-  db: Executor,
-  organizationId: string,
-  status: StatusFilter,
-): Promise<number> {
-  const [row] = await db
-    .select({
-      total:
-        status === 'all'
-          ? sql<string>`coalesce(sum(${requestStatusCounts.requests}), 0)`
-          : sql<string>`coalesce(sum(${requestStatusCounts.requests}) filter (where ${eq(requestStatusCounts.current_status, status)}), 0)`,
-      rows: sql<number>`count(*)::int`,
-    })
-    .from(requestStatusCounts)
-    .where(eq(requestStatusCounts.organization_id, organizationId));
-  if ((row?.rows ?? 0) > statusCountRowsToFold) await foldRequestStatusCounts(db, organizationId);
-  return Number(row?.total ?? 0);
-}
-
-/**
- * Merges an organisation's request_status_counts into one row per status (none for a status that
- * adds up to zero), in one statement. Safe beside writers, which only insert rows this statement
- * does not see, and beside another fold, whose deleted rows this one skips.
- */
-export async function foldRequestStatusCounts(db: Executor, organizationId: string): Promise<void> {
-  await db.execute(sql`
-    WITH folded AS (
-      DELETE FROM ${requestStatusCounts}
-      WHERE ${requestStatusCounts.organization_id} = ${organizationId}
-      RETURNING current_status, requests
-    )
-    INSERT INTO ${requestStatusCounts} (organization_id, current_status, requests)
-    SELECT ${organizationId}::uuid, current_status, sum(requests) FROM folded
-    GROUP BY current_status
-    HAVING sum(requests) <> 0`);
-}
-
-/** Counts of one owner's newest versions by status (spec §3 summary). */
-export async function countOwnerRequests(
-  db: Executor,
-  options: { organizationId: string; ownerId: string },
-): Promise<{ pending: number; approved: number; rejected: number; total: number }> {
-  const [row] = await db
-    .select({
-      pending: sql<number>`(count(*) filter (where ${inArray(requests.current_status, ['pending', 'on_progress'])}))::int`,
-      approved: sql<number>`(count(*) filter (where ${eq(requests.current_status, 'approved')}))::int`,
-      rejected: sql<number>`(count(*) filter (where ${eq(requests.current_status, 'rejected')}))::int`,
-      total: sql<number>`count(*)::int`,
-    })
-    .from(requests)
-    .where(
-      and(
-        eq(requests.request_owner_id, options.ownerId),
-        eq(requests.organization_id, options.organizationId),
-        eq(requests.is_latest, true),
-      ),
-    );
-  return row ?? { pending: 0, approved: 0, rejected: 0, total: 0 };
-}
-
 /** A role a delegate answers for one delegator (issue 15): not on that delegator's own requests. */
 export type PendingGrant = { role: string; delegatorId: string };
 
@@ -408,7 +377,7 @@ export type PendingGrant = { role: string; delegatorId: string };
  * person answers one step, so a director who answered the secretary's step as a delegate does not
  * see the director's step of that request; issue 15, docs/decisions/0019). Oldest first.
  * next_reviewer_role is set only while a request awaits review, so requests_next_reviewer_idx
- * serves the filter and the order; reviews_request_step_key the answered check.
+ * serves the filter and the order; requests.answered_by (migration 0017) the answered check.
  */
 export async function listPendingForRole(
   db: Executor,
@@ -437,23 +406,13 @@ export async function listPendingForRole(
             ),
           ),
         );
-  const answeredByCaller = db
-    .select({ one: sql`1` })
-    .from(reviews)
-    .where(
-      and(
-        eq(reviews.request_id, requests.id),
-        eq(reviews.reviewer_id, callerId),
-        ne(reviews.status, 'pending'),
-      ),
-    );
   const where = and(
     eq(requests.organization_id, options.organizationId),
     eq(requests.is_latest, true),
     waitingFor,
     inArray(requests.current_status, ['pending', 'on_progress']),
     ne(requests.request_owner_id, callerId),
-    notExists(answeredByCaller),
+    sql`NOT ${requests.answered_by} @> ARRAY[${callerId}]::uuid[]`,
   );
   const [rows, [count]] = await Promise.all([
     db

@@ -49,8 +49,8 @@ import {
   canSubmitRequest,
 } from './policy.ts';
 import { presentPendingItem, presentRequest, presentRequestItem } from './presenter.ts';
+import { countOwnerRequests } from './counts.ts';
 import {
-  countOwnerRequests,
   findBudgetByCode,
   findRequest,
   findVersionHistory,
@@ -414,7 +414,7 @@ export async function summarizeRequests(
   await userOfOrganization(context, actor, userId);
   const owner = { organizationId: actor.organization_id, ownerId: userId };
   const [counts, pendingRetirements, outstanding] = await Promise.all([
-    countOwnerRequests(context.db, owner),
+    countOwnerRequests(context.db, userId),
     countOwnerOutstandingRetirements(context.db, owner),
     listOwnerOutstanding(context.db, { ...owner, limit: outstandingRetirementsShown }),
   ]);

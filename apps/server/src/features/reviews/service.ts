@@ -122,6 +122,7 @@ export async function answerReview(
       status: next.status,
       nextReviewerRole: nextReviewerRole(next.status, answeredChain),
       approvalNumber: number,
+      answeredBy: [actor.id],
     });
     await recordAudit(tx, {
       organizationId,
