@@ -50,7 +50,7 @@ async function main(): Promise<void> {
       if (!officer) throw new Error('the seed made no finance officer');
       const secret = randomBytes(32).toString('hex');
       const session = await startSession(db, officer.id);
-      const token = await signToken(
+      const token = signToken(
         new TextEncoder().encode(secret),
         { sub: officer.id, org: officer.organization_id, sid: session.id },
         session.expiresAt,

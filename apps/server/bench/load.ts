@@ -480,7 +480,7 @@ async function benchmark(
   for (const target of retirementTargets) {
     if (ownerHeaders.has(target.owner.id)) continue;
     const session = await startSession(db, target.owner.id);
-    const token = await signToken(
+    const token = signToken(
       jwtKey,
       { sub: target.owner.id, org: target.owner.organization_id, sid: session.id },
       session.expiresAt,

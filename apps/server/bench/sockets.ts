@@ -53,7 +53,7 @@ async function main(): Promise<void> {
       for (const person of people) {
         const session = await startSession(db, person.id);
         tokens.push(
-          await signToken(
+          signToken(
             key,
             { sub: person.id, org: person.organization_id, sid: session.id },
             session.expiresAt,

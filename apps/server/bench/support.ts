@@ -243,7 +243,7 @@ export async function buildBenchApp(db: Database): Promise<BenchApp> {
     context,
     authHeaders: async (user) => {
       const session = await startSession(db, user.id);
-      const token = await signToken(
+      const token = signToken(
         jwtKey,
         { sub: user.id, org: user.organization_id, sid: session.id },
         session.expiresAt,

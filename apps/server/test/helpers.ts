@@ -151,7 +151,7 @@ export async function buildUser(
     .returning();
   if (!row) throw new Error('no user');
   const session = await startSession(db, row.id);
-  const token = await signToken(
+  const token = signToken(
     new TextEncoder().encode(testJwtSecret),
     { sub: row.id, org: row.organization_id, sid: session.id },
     session.expiresAt,

@@ -31,7 +31,7 @@ export async function sessionFor(
   user: UserWithOrganization,
   session: { id: string; expiresAt: Date },
 ): Promise<AuthResponse> {
-  const token = await signToken(
+  const token = signToken(
     context.jwtKey,
     { sub: user.id, org: user.organization_id, sid: session.id },
     session.expiresAt,

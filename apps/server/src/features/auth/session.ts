@@ -51,7 +51,7 @@ export async function actorFromToken(
   token: string | undefined,
 ): Promise<Actor | null> {
   if (!token) return null;
-  const claims = await verifyToken(context.jwtKey, token);
+  const claims = verifyToken(context.jwtKey, token);
   if (!claims || !isUuid(claims.sid) || !isUuid(claims.sub) || !isUuid(claims.org)) return null;
   const [row] = await actorQuery(context.db).execute({
     sid: claims.sid,

@@ -286,26 +286,26 @@ describe('sessions end when they should', () => {
     const user = await newUser();
     const key = t.context.jwtKey;
     const sid = claimsOf(user.token).sid;
-    const otherOrg = await signToken(key, {
+    const otherOrg = signToken(key, {
       sub: user.id,
       org: '00000000-0000-4000-8000-0000000000ff',
       sid,
     });
     expect((await me({ token: otherOrg })).statusCode).toBe(401);
-    const unknown = await signToken(key, {
+    const unknown = signToken(key, {
       sub: user.id,
       org: user.organization_id,
       sid: '00000000-0000-4000-8000-0000000000aa',
     });
     expect((await me({ token: unknown })).statusCode).toBe(401);
     const colleague = await newUser();
-    const borrowed = await signToken(key, {
+    const borrowed = signToken(key, {
       sub: colleague.id,
       org: user.organization_id,
       sid,
     });
     expect((await me({ token: borrowed })).statusCode).toBe(401);
-    const notUuid = await signToken(key, { sub: user.id, org: user.organization_id, sid: 'x' });
+    const notUuid = signToken(key, { sub: user.id, org: user.organization_id, sid: 'x' });
     expect((await me({ token: notUuid })).statusCode).toBe(401);
   });
 });

@@ -41,33 +41,23 @@ function codecOf(secret: Uint8Array): Codec {
  * Signs a session token: HS256, `sub` = user id, with `exp` (decisions §8) no later than
  * `notAfter`, the session's absolute end.
  */
-export function signToken(
-  secret: Uint8Array,
-  claims: TokenClaims,
-  notAfter?: Date,
-): Promise<string> {
+export function signToken(secret: Uint8Array, claims: TokenClaims, notAfter?: Date): string {
   const nowSeconds = Math.floor(Date.now() / 1000);
   const expires = Math.min(
     nowSeconds + tokenLifetimeSeconds,
     notAfter ? Math.floor(notAfter.getTime() / 1000) : Number.POSITIVE_INFINITY,
   );
-  return Promise.resolve(
-    codecOf(secret).sign({
-      org: claims.org,
-      sid: claims.sid,
-      sub: claims.sub,
-      iat: nowSeconds,
-      exp: expires,
-    }),
-  );
+  return codecOf(secret).sign({
+    org: claims.org,
+    sid: claims.sid,
+    sub: claims.sub,
+    iat: nowSeconds,
+    exp: expires,
+  });
 }
 
 /** The claims of a valid token, or null for a missing, forged, unsigned, other-algorithm or expired one. */
-export function verifyToken(secret: Uint8Array, token: string): Promise<TokenClaims | null> {
-  return Promise.resolve(claimsOf(secret, token));
-}
-
-function claimsOf(secret: Uint8Array, token: string): TokenClaims | null {
+export function verifyToken(secret: Uint8Array, token: string): TokenClaims | null {
   try {
     const { sub, org, sid } = codecOf(secret).verify(token);
     if (typeof sub !== 'string' || typeof org !== 'string' || typeof sid !== 'string') return null;

@@ -19,8 +19,9 @@ import {
 } from './counts.ts';
 
 // The admin list's total comes from request_status_counts, and a staff list's total and the Home
-// counts from owner_request_counts, which triggers on requests keep (migrations 0006 and 0016). These tests change requests in every way the app does, and some it does not,
-// and compare the kept counts with a count of the rows themselves.
+// counts from owner_request_counts, which triggers on requests keep (migrations 0006 and 0016).
+// These tests change requests in every way the app does, and some it does not, and compare the
+// kept counts with a count of the rows themselves.
 
 let t: TestApp;
 

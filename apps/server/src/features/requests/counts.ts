@@ -1,4 +1,5 @@
 import type { StatusFilter } from '@imprest/domain/enums.ts';
+import { isAwaitingReview } from '@imprest/domain/requests.ts';
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { preparedOnce } from '../../db/prepared.ts';
@@ -11,22 +12,41 @@ import { ownerRequestCounts, requestStatusCounts } from '../../db/schema.ts';
  * counter row and no order of locks can deadlock; a status's count is the sum of its rows, and a
  * read that finds more than `rowsToFold` rows merges them.
  */
-type KeptCounts = {
-  table: typeof requestStatusCounts | typeof ownerRequestCounts;
-  key: typeof requestStatusCounts.organization_id | typeof ownerRequestCounts.owner_id;
-  name: string;
-};
+type KeptCountsTable = typeof requestStatusCounts | typeof ownerRequestCounts;
+type KeptCountsKey =
+  typeof requestStatusCounts.organization_id | typeof ownerRequestCounts.owner_id;
 
-const organizationCounts: KeptCounts = {
-  table: requestStatusCounts,
-  key: requestStatusCounts.organization_id,
-  name: 'organization_request_counts',
-};
-const ownerCounts: KeptCounts = {
-  table: ownerRequestCounts,
-  key: ownerRequestCounts.owner_id,
-  name: 'owner_request_counts',
-};
+/** One table of kept counts, with the query of one key's rows prepared once per pool. */
+function keptCountsOf(table: KeptCountsTable, key: KeptCountsKey, name: string) {
+  return {
+    table,
+    key,
+    rowsOf: preparedOnce((db: Executor) =>
+      db
+        .select({
+          status: table.current_status,
+          requests: sql<string>`sum(${table.requests})`,
+          rows: sql<number>`count(*)::int`,
+        })
+        .from(table)
+        .where(eq(key, sql.placeholder('key')))
+        .groupBy(table.current_status)
+        .prepare(name),
+    ),
+  };
+}
+type KeptCounts = ReturnType<typeof keptCountsOf>;
+
+const organizationCounts = keptCountsOf(
+  requestStatusCounts,
+  requestStatusCounts.organization_id,
+  'organization_request_counts',
+);
+const ownerCounts = keptCountsOf(
+  ownerRequestCounts,
+  ownerRequestCounts.owner_id,
+  'owner_request_counts',
+);
 
 /** Above this many rows, one organisation's or owner's counts are merged (on the next read). */
 const rowsToFold = 64;
@@ -34,30 +54,8 @@ const rowsToFold = 64;
 /** Newest versions by status; a status with none may be missing. */
 export type StatusCounts = Partial<Record<string, number>>;
 
-function prepareCountsOf(counts: KeptCounts) {
-  return preparedOnce((db: Executor) =>
-    db
-      .select({
-        status: counts.table.current_status,
-        requests: sql<string>`sum(${counts.table.requests})`,
-        rows: sql<number>`count(*)::int`,
-      })
-      .from(counts.table)
-      .where(eq(counts.key, sql.placeholder('key')))
-      .groupBy(counts.table.current_status)
-      .prepare(counts.name),
-  );
-}
-
-const countsQueries = new Map([
-  [organizationCounts, prepareCountsOf(organizationCounts)],
-  [ownerCounts, prepareCountsOf(ownerCounts)],
-]);
-
 async function keptCounts(db: Executor, counts: KeptCounts, key: string): Promise<StatusCounts> {
-  const query = countsQueries.get(counts);
-  if (!query) throw new Error(`no query for ${counts.name}`);
-  const rows = await query(db).execute({ key });
+  const rows = await counts.rowsOf(db).execute({ key });
   if (rows.reduce((sum, row) => sum + row.rows, 0) > rowsToFold) await fold(db, counts, key);
   return Object.fromEntries(rows.map((row) => [row.status, Number(row.requests)]));
 }
@@ -124,8 +122,12 @@ export async function countOwnerRequests(
   ownerId: string,
 ): Promise<{ pending: number; approved: number; rejected: number; total: number }> {
   const counts = await ownerRequestCountsOf(db, ownerId);
+  // 'Request Pending Approval': every status still awaiting review (pending, on_progress).
+  const pending = Object.entries(counts)
+    .filter(([status]) => isAwaitingReview(status))
+    .reduce((sum, [, value]) => sum + (value ?? 0), 0);
   return {
-    pending: (counts.pending ?? 0) + (counts.on_progress ?? 0),
+    pending,
     approved: counts.approved ?? 0,
     rejected: counts.rejected ?? 0,
     total: totalOf(counts, 'all'),

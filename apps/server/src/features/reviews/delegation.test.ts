@@ -476,7 +476,7 @@ describe('period boundaries in the organisation’s time zone (UTC+3)', () => {
     try {
       // Tokens live 12 hours: one signed at the moved clock, on a session of its own.
       const session = await startSession(t.db, chairman.id);
-      const token = await signToken(
+      const token = signToken(
         new TextEncoder().encode(testJwtSecret),
         { sub: chairman.id, org: chairman.organization_id, sid: session.id },
         session.expiresAt,
