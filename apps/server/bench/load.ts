@@ -55,6 +55,8 @@ if (!(durationSeconds >= 1 && durationSeconds <= 120)) {
   throw new Error('BENCH_DURATION must be 1 to 120 seconds');
 }
 const connections = 50;
+/** BENCH_CALLS: a regular expression; only the calls whose name matches it run (all by default). */
+const callFilter = new RegExp(process.env.BENCH_CALLS ?? '', 'i');
 const targets = { readRate: 2_000, readP99Ms: 100, driverRatio: 2, writeRate: 400 };
 /** Distinct targets prepared for each write: enough for the target rate, with room. */
 const writeTargets = Math.ceil(targets.writeRate * durationSeconds * 1.5);
@@ -407,6 +409,9 @@ async function benchmark(
      ORDER BY md5(t.id::text) LIMIT ${writeTargets}`,
   );
   log(`${reviewTargets.length} review targets, ${retirementTargets.length} retirement targets`);
+  // One of each kept aside: the in-process app answers it once to count the write's statements.
+  const reviewTarget = reviewTargets.pop();
+  const retirementTarget = retirementTargets.pop();
 
   // The statements the app sends for each read, captured once from an in-process app.
   const bench = await buildBenchApp(db);
@@ -429,6 +434,8 @@ async function benchmark(
       NODE_ENV: 'production',
       ORG_TIMEZONE: config.orgTimezone,
     },
+    // BENCH_SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, to profile the server.
+    nodeArgs: process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
     ready: null,
   });
   const readyDeadline = Date.now() + 120_000;
@@ -558,6 +565,7 @@ async function benchmark(
   const rows: Row[] = [];
   try {
     for (const read of reads) {
+      if (!callFilter.test(read.name)) continue;
       const statements = await options.capture(async () => {
         const response = await bench.app.inject({
           method: read.shot.method,
@@ -606,7 +614,6 @@ async function benchmark(
     }
   } finally {
     await driverPool.end();
-    await bench.app.close();
   }
 
   // Writes: each call a distinct body or target.
@@ -684,7 +691,83 @@ async function benchmark(
       },
     },
   ];
+  // The statements each write sends, captured once from the in-process app on a target of its own.
+  const writeStatements = new Map<string, Statement[]>();
+  try {
+    const [submitter] = await query<BenchUser>(
+      `SELECT id, organization_id FROM users WHERE organization_id = $1 AND role = 'staff' ORDER BY email LIMIT 1`,
+      [organization.id],
+    );
+    const [reviewer] = await query<BenchUser>(
+      `SELECT id, organization_id FROM users WHERE organization_id = $1 AND role = $2 LIMIT 1`,
+      [reviewTarget?.organization_id, reviewTarget?.role],
+    );
+    const captures: {
+      name: string;
+      method: 'POST' | 'PUT';
+      path: string;
+      as?: BenchUser;
+      body: string;
+    }[] = [
+      {
+        name: 'submit a request',
+        method: 'POST',
+        path: 'requests',
+        as: submitter,
+        body: submitBody(writeTargets),
+      },
+      {
+        name: 'answer a review (approve)',
+        method: 'PUT',
+        path: 'reviews',
+        as: reviewer,
+        body: JSON.stringify({
+          id: reviewTarget?.review_id,
+          request_id: reviewTarget?.request_id,
+          status: 'approved',
+          comments: 'Approved once to count the statements',
+        }),
+      },
+      {
+        name: 'submit a retirement',
+        method: 'POST',
+        path: 'retirement/user-submit',
+        as: retirementTarget?.owner,
+        body: JSON.stringify({
+          id: retirementTarget?.id,
+          amount_spent: Math.floor(Number(retirementTarget?.amount_received) * 0.9),
+          amount_currency: 'tzs',
+          comments: 'Receipts, once to count the statements',
+          file_paths: [],
+        }),
+      },
+    ];
+    for (const write of captures) {
+      if (!callFilter.test(write.name) || !write.as) continue;
+      const headers = { ...(await bench.authHeaders(write.as)), 'idempotency-key': randomUUID() };
+      const statements = await options.capture(async () => {
+        const response = await bench.app.inject({
+          method: write.method,
+          url: `/api/v1/${write.path}`,
+          headers: { 'content-type': 'application/json', ...headers },
+          payload: write.body,
+        });
+        if (response.statusCode >= 300) {
+          throw new Error(`${write.name} answered ${response.statusCode}: ${response.body}`);
+        }
+      });
+      writeStatements.set(write.name, statements);
+      log(`  ${write.name} sends ${statements.length} statements:`);
+      for (const statement of statements) {
+        log(`    ${statement.query.replace(/\s+/g, ' ').slice(0, 160)}`);
+      }
+    }
+  } finally {
+    await bench.app.close();
+  }
+
   for (const write of writes) {
+    if (!callFilter.test(write.name)) continue;
     const { value: api, cpu } = await measureCpu(server.pid, () =>
       hammer(server.url, write.shot, write.next, write.amount),
     );
@@ -694,6 +777,7 @@ async function benchmark(
       kind: 'write',
       api,
       cpu,
+      statements: writeStatements.get(write.name)?.length,
       ...(ranOut
         ? { note: `all ${write.amount} prepared targets used before the time was up` }
         : {}),
@@ -785,7 +869,7 @@ async function formatReport(
     }
     const result = misses.length === 0 ? 'met' : `**missed** (${misses.join(', ')})`;
     lines.push(
-      `| ${row.name}${row.note ? ` — ${row.note}` : ''} | ${api.rate.toFixed(0)} | ${ms(api.p50)} | ${ms(api.p95)} | ${ms(api.p99)} | ${api.errors}${api.errors ? ` of ${api.count}` : ''} | ${driver ? `${driver.rate.toFixed(0)} (${row.statements} stmt)` : '—'} | ${driver ? ratio.toFixed(2) : '—'} | ${row.cpu.server.toFixed(2)} / ${row.cpu.postgres.toFixed(2)} / ${row.cpu.bench.toFixed(2)} | ${result} |`,
+      `| ${row.name}${row.note ? ` — ${row.note}` : ''} | ${api.rate.toFixed(0)} | ${ms(api.p50)} | ${ms(api.p95)} | ${ms(api.p99)} | ${api.errors}${api.errors ? ` of ${api.count}` : ''} | ${driver ? `${driver.rate.toFixed(0)} (${row.statements} stmt)` : row.statements ? `— (${row.statements} stmt)` : '—'} | ${driver ? ratio.toFixed(2) : '—'} | ${row.cpu.server.toFixed(2)} / ${row.cpu.postgres.toFixed(2)} / ${row.cpu.bench.toFixed(2)} | ${result} |`,
     );
   }
   lines.push(

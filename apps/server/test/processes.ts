@@ -206,6 +206,8 @@ export async function startProcess(options: {
 export async function startServerProcess(options: {
   name: string;
   env?: Record<string, string>;
+  /** Node's own flags before the entry, e.g. `--cpu-prof` (not allowed in NODE_OPTIONS). */
+  nodeArgs?: string[];
   port?: number;
   ready?: ((line: LogLine, pid: number) => boolean) | null;
   timeoutMs?: number;
@@ -214,7 +216,7 @@ export async function startServerProcess(options: {
   return startProcess({
     name: options.name,
     command: process.execPath,
-    args: ['--enable-source-maps', serverEntry],
+    args: [...(options.nodeArgs ?? []), '--enable-source-maps', serverEntry],
     env: serverEnv(port, options.env ?? {}),
     port,
     ...(options.ready !== undefined ? { ready: options.ready } : {}),

@@ -1,3 +1,7 @@
+import dayjs from 'dayjs';
+import timezone from 'dayjs/plugin/timezone.js';
+import utc from 'dayjs/plugin/utc.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { roles, type Role } from './enums.ts';
 import {
@@ -292,6 +296,28 @@ describe('expenditure dates', () => {
     expect(isBeforeToday('2026-12-31', zone, now)).toBe(true);
     expect(isBeforeToday('2027-01-01', zone, now)).toBe(false);
     expect(isBeforeToday('2027-01-02', zone, now)).toBe(false);
+  });
+
+  it('agrees with dayjs on the day and the year at any instant in any zone', () => {
+    dayjs.extend(utc);
+    dayjs.extend(timezone);
+    const zones = [zone, 'UTC', 'America/St_Johns', 'Pacific/Kiritimati', 'Pacific/Pago_Pago'];
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date('1990-01-01T00:00:00Z'),
+          max: new Date('2100-12-31T23:59:59Z'),
+          noInvalidDate: true,
+        }),
+        fc.constantFrom(...zones),
+        (now, timeZone) => {
+          const expected = dayjs(now).tz(timeZone);
+          expect(todayIn(timeZone, now)).toBe(expected.format('YYYY-MM-DD'));
+          expect(yearIn(timeZone, now)).toBe(expected.year());
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -171,8 +171,9 @@ function idempotentHandler(db: Database, handler: RouteHandlerMethod): RouteHand
       fingerprint: fingerprintOf(request),
       state: 'open',
     };
-    const earlier = await answerOf(db, claim);
-    if (earlier) return replay(reply, earlier);
+    // No look-up first: the key is recorded by the call's first transaction, where a repeat finds
+    // it taken before it writes anything, and is answered below. A first call, the usual case,
+    // sends one statement fewer (issue 13).
     request.idempotencyClaim = claim;
     try {
       return await withTransactionHook(

@@ -39,6 +39,13 @@ const writer = new PgBoss({
 });
 
 /**
+ * Queues seen to exist. Queues are created at start-up and never removed, so each is looked up
+ * once per process rather than once per write (one statement fewer in every write that sends an
+ * e-mail, issue 13).
+ */
+const knownQueues = new Set<string>();
+
+/**
  * Creates jobs in the caller's transaction (docs/decisions/0011): they exist exactly when the change
  * that made them commits. Each job's id is given (e.g. the outbox row's), so sending one twice keeps
  * one. Throws when the queue does not exist, rather than committing work that nothing would run.
@@ -49,10 +56,13 @@ export async function sendJobs(
   jobs: { id: string; data: object }[],
 ): Promise<void> {
   if (jobs.length === 0) return;
-  const found = await db.execute(
-    sql`SELECT 1 FROM ${sql.identifier(jobSchema)}.queue WHERE name = ${queue}`,
-  );
-  if (found.rows.length === 0) throw new Error(`pg-boss queue ${queue} does not exist`);
+  if (!knownQueues.has(queue)) {
+    const found = await db.execute(
+      sql`SELECT 1 FROM ${sql.identifier(jobSchema)}.queue WHERE name = ${queue}`,
+    );
+    if (found.rows.length === 0) throw new Error(`pg-boss queue ${queue} does not exist`);
+    knownQueues.add(queue);
+  }
   await writer.insert(
     jobs.map((job) => ({ id: job.id, name: queue, data: job.data })),
     { db: jobDatabase(db) },

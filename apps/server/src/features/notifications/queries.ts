@@ -73,9 +73,28 @@ export type RequestNotice = {
   approvalNumber: string | null;
   status: string;
   isCascading: boolean;
+  /** Who has answered a step of this version (requests.answered_by): they answer no other. */
+  answeredBy: string[];
   /** Reviewer roles by step (1 first) and their statuses, in step order. */
-  chain: { step: number; role: string; status: string; comments: string }[];
+  chain: ChainLink[];
 };
+
+type ChainLink = { step: number; role: string; status: string; comments: string };
+
+/**
+ * A reviewer chain as one JSON array in step order, read in the same statement as its request or
+ * retirement (one round trip fewer in every write that notifies, issue 13).
+ */
+function chainOf(
+  table: typeof reviews | typeof retirementReviews,
+  where: ReturnType<typeof sql>,
+): ReturnType<typeof sql<ChainLink[]>> {
+  return sql<ChainLink[]>`coalesce((
+    SELECT json_agg(json_build_object('step', ${table.step}, 'role', ${table.reviewer_role},
+                                      'status', ${table.status}, 'comments', ${table.comments})
+                    ORDER BY ${table.step})
+    FROM ${table} WHERE ${where}), '[]'::json)`;
+}
 
 const requestNoticeColumns = {
   id: requests.id,
@@ -91,6 +110,7 @@ const requestNoticeColumns = {
   approvalNumber: requests.approval_number,
   status: requests.current_status,
   isCascading: requests.cascading_notification,
+  answeredBy: requests.answered_by,
 };
 
 /** One request as its e-mails describe it, or undefined. */
@@ -99,23 +119,15 @@ export async function findRequestNotice(
   requestId: string,
 ): Promise<RequestNotice | undefined> {
   const [row] = await db
-    .select(requestNoticeColumns)
+    .select({
+      ...requestNoticeColumns,
+      chain: chainOf(reviews, sql`${reviews.request_id} = ${requests.id}`),
+    })
     .from(requests)
     .innerJoin(organizations, eq(organizations.id, requests.organization_id))
     .innerJoin(budgets, eq(budgets.id, requests.budget_id))
     .where(eq(requests.id, requestId));
-  if (!row) return undefined;
-  const chain = await db
-    .select({
-      step: reviews.step,
-      role: reviews.reviewer_role,
-      status: reviews.status,
-      comments: reviews.comments,
-    })
-    .from(reviews)
-    .where(eq(reviews.request_id, requestId))
-    .orderBy(asc(reviews.step));
-  return { ...row, chain };
+  return row;
 }
 
 /** A retirement as its e-mails describe it: its request's essentials and its current round. */
@@ -142,29 +154,18 @@ export async function findRetirementNotice(
       dueDate: retirements.due_date,
       amountSpent: retirements.amount_spent,
       round: retirements.submissions,
+      // The current round's chain.
+      chain: chainOf(
+        retirementReviews,
+        sql`${retirementReviews.retirement_id} = ${retirements.id} AND ${retirementReviews.round} = ${retirements.submissions}`,
+      ),
     })
     .from(retirements)
     .innerJoin(requests, eq(requests.id, retirements.request_id))
     .innerJoin(organizations, eq(organizations.id, requests.organization_id))
     .innerJoin(budgets, eq(budgets.id, requests.budget_id))
     .where(eq(retirements.id, retirementId));
-  if (!row) return undefined;
-  const chain = await db
-    .select({
-      step: retirementReviews.step,
-      role: retirementReviews.reviewer_role,
-      status: retirementReviews.status,
-      comments: retirementReviews.comments,
-    })
-    .from(retirementReviews)
-    .where(
-      and(
-        eq(retirementReviews.retirement_id, retirementId),
-        eq(retirementReviews.round, row.round),
-      ),
-    )
-    .orderBy(asc(retirementReviews.step));
-  return { ...row, chain };
+  return row;
 }
 
 /** Pending retirements (all organisations) due between two days, for the warning run. */

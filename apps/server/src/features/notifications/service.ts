@@ -17,7 +17,6 @@ import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { queueEmails, type Email } from '../../lib/mailer.ts';
 import { findActingDelegates, type ActingDelegate } from '../delegations/queries.ts';
-import { findAnsweringReviewers } from '../reviews/queries.ts';
 import {
   currentTransactionId,
   findLockReasons,
@@ -115,10 +114,7 @@ async function reviewerNotices(
   });
   // One person answers one step of a request; delegation covers request steps only
   // (docs/decisions/0019).
-  const answered =
-    subject === 'request'
-      ? new Set(await findAnsweringReviewers(tx, notice.id))
-      : new Set<string>();
+  const answered = subject === 'request' ? new Set(notice.answeredBy) : new Set<string>();
   const delegates =
     subject === 'request'
       ? await delegatesToTell(context, tx, { notice, roles, ownerId: options.ownerId, answered })
@@ -174,7 +170,7 @@ async function delegatesToTell(
     notice: RequestNotice | RetirementNotice;
     roles: string[];
     ownerId: string;
-    /** Who answered a step of the request so far (findAnsweringReviewers). */
+    /** Who answered a step of the request so far (requests.answered_by). */
     answered: ReadonlySet<string>;
   },
 ): Promise<ActingDelegate[]> {

@@ -15,7 +15,7 @@ import {
   sql,
   type SQL,
 } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { alias, type AnyPgColumn, type PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import { budgets, requests, retirements, users } from '../../db/schema.ts';
@@ -26,7 +26,7 @@ export type RequestRow = typeof requests.$inferSelect;
 export type RequestRecord = RequestRow & { budget_name: string };
 export type NewRequest = typeof requests.$inferInsert;
 
-const recordColumns = { ...getTableColumns(requests), budget_name: budgets.name };
+export const recordColumns = { ...getTableColumns(requests), budget_name: budgets.name };
 
 /**
  * Newest first, in the order of requests_org_latest_idx and requests_owner_latest_idx: they are
@@ -46,19 +46,6 @@ export async function findBudgetByCode(
     .where(
       and(eq(budgets.organization_id, options.organizationId), eq(budgets.code, options.code)),
     );
-  return row;
-}
-
-/** One request (any version) of an organisation, with its budget's name. */
-export async function findRequest(
-  db: Executor,
-  options: { organizationId: string; id: string },
-): Promise<RequestRecord | undefined> {
-  const [row] = await db
-    .select(recordColumns)
-    .from(requests)
-    .innerJoin(budgets, eq(budgets.id, requests.budget_id))
-    .where(and(eq(requests.id, options.id), eq(requests.organization_id, options.organizationId)));
   return row;
 }
 
@@ -119,51 +106,37 @@ export async function updateRequestStatus(
     .where(eq(requests.id, options.id));
 }
 
-/** Every version of a chain, oldest first. */
-export async function findVersionHistory(
-  db: Executor,
-  chainId: string,
-): Promise<Pick<RequestRow, 'id' | 'version' | 'created_at' | 'current_status'>[]> {
-  return db
-    .select({
-      id: requests.id,
-      version: requests.version,
-      created_at: requests.created_at,
-      current_status: requests.current_status,
-    })
-    .from(requests)
-    .where(eq(requests.chain_id, chainId))
-    .orderBy(asc(requests.version));
-}
+/** Requests as a subquery of one request's view reads the owner's (requests/view.ts). */
+export const ownedRequests = alias(requests, 'owned');
 
 /**
  * The owner's approved newest versions whose retirement is not approved yet (none attached, or one
- * still pending, under review or rejected), summed in tzs.
+ * still pending, under review or rejected), summed in tzs over `table` (requests, or an alias of
+ * it); with columns for the owner, a scalar subquery correlated with the enclosing request (the
+ * request view, requests/view.ts).
  */
-export async function ownerUnretiredTotal(
+export function ownerUnretiredTotalQuery(
   db: Executor,
-  options: { organizationId: string; ownerId: string },
-): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${requests.amount_base}), 0)` })
-    .from(requests)
+  table: typeof requests | typeof ownedRequests,
+  options: { organizationId: string | AnyPgColumn; ownerId: string | AnyPgColumn },
+) {
+  return db
+    .select({ total: sql<string>`coalesce(sum(${table.amount_base}), 0)` })
+    .from(table)
     .where(
       and(
-        eq(requests.request_owner_id, options.ownerId),
-        eq(requests.organization_id, options.organizationId),
-        eq(requests.is_latest, true),
-        eq(requests.current_status, 'approved'),
+        eq(table.request_owner_id, options.ownerId),
+        eq(table.organization_id, options.organizationId),
+        eq(table.is_latest, true),
+        eq(table.current_status, 'approved'),
         notExists(
           db
             .select({ one: sql`1` })
             .from(retirements)
-            .where(
-              and(eq(retirements.request_id, requests.id), eq(retirements.status, 'approved')),
-            ),
+            .where(and(eq(retirements.request_id, table.id), eq(retirements.status, 'approved'))),
         ),
       ),
     );
-  return Number(row?.total ?? 0);
 }
 
 /** A LIKE pattern matching a term anywhere, with the term's own wildcards escaped. */

@@ -35,7 +35,6 @@ import {
   countOwnerOutstandingRetirements,
   findRetirementWithReviews,
   listOwnerOutstanding,
-  ownerOldestDueDate,
 } from '../retirements/queries.ts';
 import { findReviewsOf, insertReviewChain } from '../reviews/queries.ts';
 import { notifyRequestSubmitted } from '../notifications/service.ts';
@@ -50,38 +49,32 @@ import {
 } from './policy.ts';
 import { presentPendingItem, presentRequest, presentRequestItem } from './presenter.ts';
 import { countOwnerRequests } from './counts.ts';
+import { findRequestView, type RequestViewRecord } from './view.ts';
 import {
   findBudgetByCode,
-  findRequest,
-  findVersionHistory,
   insertRequest,
   listPendingForRole,
   listRequestPage,
   lockRequest,
   markSuperseded,
-  ownerUnretiredTotal,
-  type RequestRecord,
 } from './queries.ts';
 import { requestsWorkbook } from './spreadsheet.ts';
 
 /** The fields of a submission, without the parent of a resubmission. */
 type RequestFields = Omit<CreateRequestRequest, 'parent_request'>;
 
-async function presentFound(db: Executor, row: RequestRecord): Promise<RequestResponse> {
-  const owner = { organizationId: row.organization_id, ownerId: row.request_owner_id };
-  const [reviews, history, retirement, unretired, oldestDue] = await Promise.all([
+/** A request's view: its row (with history and the owner's figures), reviews and retirement. */
+async function presentFound(db: Executor, row: RequestViewRecord): Promise<RequestResponse> {
+  const [reviews, retirement] = await Promise.all([
     findReviewsOf(db, row.id),
-    findVersionHistory(db, row.chain_id),
     findRetirementWithReviews(db, { organizationId: row.organization_id, requestId: row.id }),
-    ownerUnretiredTotal(db, owner),
-    ownerOldestDueDate(db, owner),
   ]);
   return presentRequest(row, {
     reviews,
-    history,
+    history: row.history,
     retirement,
-    ownerUnretiredTotal: unretired,
-    ownerOldestDueDate: oldestDue,
+    ownerUnretiredTotal: row.ownerUnretiredTotal,
+    ownerOldestDueDate: row.ownerOldestDueDate,
   });
 }
 
@@ -90,7 +83,7 @@ export async function readRequest(
   db: Executor,
   options: { organizationId: string; id: string },
 ): Promise<RequestResponse | undefined> {
-  const row = await findRequest(db, options);
+  const row = await findRequestView(db, options);
   return row ? presentFound(db, row) : undefined;
 }
 
@@ -330,7 +323,7 @@ export async function getRequest(
   options: { actor: Actor; id: string },
 ): Promise<RequestResponse> {
   const { actor } = options;
-  const row = await findRequest(context.db, {
+  const row = await findRequestView(context.db, {
     organizationId: actor.organization_id,
     id: options.id,
   });

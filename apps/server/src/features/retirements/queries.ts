@@ -6,6 +6,7 @@ import {
 } from '@imprest/domain/requests.ts';
 import { outstandingRetirementStatuses } from '@imprest/domain/retirements.ts';
 import { and, asc, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { requests, retirementReviews, retirements } from '../../db/schema.ts';
 import { containsPattern, olderThan, usersNamed, type BatchOptions } from '../requests/queries.ts';
@@ -204,7 +205,10 @@ export async function answerPendingRetirementReview(
   return row;
 }
 
-const ownerOutstanding = (options: { organizationId: string; ownerId: string }) =>
+/** A value, or the column of an enclosing query's row that a subquery is correlated with. */
+type ValueOrColumn = string | AnyPgColumn;
+
+const ownerOutstanding = (options: { organizationId: ValueOrColumn; ownerId: ValueOrColumn }) =>
   and(
     eq(retirements.retirement_owner_id, options.ownerId),
     inArray(retirements.status, [...outstandingRetirementStatuses]),
@@ -226,16 +230,19 @@ export async function countOwnerOutstandingRetirements(
   return row?.total ?? 0;
 }
 
-/** The oldest due date of a user's pending or rejected retirements (`YYYY-MM-DD`), or null. */
-export async function ownerOldestDueDate(
+/**
+ * The oldest due date of a user's pending or rejected retirements (`YYYY-MM-DD`), or null.
+ * With columns for the owner, a scalar subquery correlated with the enclosing request (the
+ * request view reads it in its own statement).
+ */
+export function ownerOldestDueDateQuery(
   db: Executor,
-  options: { organizationId: string; ownerId: string },
-): Promise<string | null> {
-  const [row] = await db
+  options: { organizationId: ValueOrColumn; ownerId: ValueOrColumn },
+) {
+  return db
     .select({ due: sql<string | null>`min(${retirements.due_date})::text` })
     .from(retirements)
     .where(ownerOutstanding(options));
-  return row?.due ?? null;
 }
 
 /** A user's pending or rejected retirements, oldest due date first. */

@@ -1,5 +1,5 @@
 import type { ReviewerRole } from '@imprest/domain/requests.ts';
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { approvalSequences, reviews } from '../../db/schema.ts';
 
@@ -68,15 +68,6 @@ export async function answerPendingReview(
     .where(and(eq(reviews.id, options.id), eq(reviews.status, 'pending')))
     .returning();
   return row;
-}
-
-/** Who answered a request's steps so far: one person answers one step (docs/decisions/0019). */
-export async function findAnsweringReviewers(db: Executor, requestId: string): Promise<string[]> {
-  const rows = await db
-    .selectDistinct({ id: reviews.reviewer_id })
-    .from(reviews)
-    .where(and(eq(reviews.request_id, requestId), ne(reviews.status, 'pending')));
-  return rows.flatMap((row) => (row.id ? [row.id] : []));
 }
 
 /** The next approval sequence number of an organisation and year, counted atomically. */
