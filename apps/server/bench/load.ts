@@ -57,6 +57,7 @@ if (!(durationSeconds >= 1 && durationSeconds <= 120)) {
 const connections = 50;
 /** BENCH_CALLS: a regular expression; only the calls whose name matches it run (all by default). */
 const callFilter = new RegExp(process.env.BENCH_CALLS ?? '', 'i');
+const compareEntry = process.env.BENCH_COMPARE ? path.resolve(process.env.BENCH_COMPARE) : null;
 const targets = { readRate: 2_000, readP99Ms: 100, driverRatio: 2, writeRate: 400 };
 /** Distinct targets prepared for each write: enough for the target rate, with room. */
 const writeTargets = Math.ceil(targets.writeRate * durationSeconds * 1.5);
@@ -287,6 +288,8 @@ type Row = {
   driver?: Load;
   statements?: number;
   cpu: CpuShare;
+  /** The same call against BENCH_COMPARE's build. */
+  baseline?: Load;
   note?: string;
 };
 
@@ -423,31 +426,48 @@ async function benchmark(
   // The production server, as `npm start` runs it.
   const jwtSecret = randomBytes(32).toString('hex');
   const jwtKey = new TextEncoder().encode(jwtSecret);
-  log('starting the server…');
-  const server: ServerProcess = await startServerProcess({
-    name: 'load server',
-    env: {
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'warn',
-      JWT_SECRET: jwtSecret,
-      TRUST_PROXY: 'loopback',
-      NODE_ENV: 'production',
-      ORG_TIMEZONE: config.orgTimezone,
-    },
-    // BENCH_SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, to profile the server.
-    nodeArgs: process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
-    ready: null,
-  });
-  const readyDeadline = Date.now() + 120_000;
-  for (;;) {
-    const ready = await fetch(`${server.url}/readyz`).catch(() => null);
-    if (ready?.status === 200) break;
-    if (Date.now() > readyDeadline || !server.isRunning()) {
-      throw new Error(`the server did not become ready:\n${server.tail()}`);
+  const startLoadServer = async (
+    name: string,
+    entry?: string,
+    url = databaseUrl,
+  ): Promise<ServerProcess> => {
+    log(`starting the ${name}…`);
+    const started = await startServerProcess({
+      name,
+      env: {
+        DATABASE_URL: url,
+        LOG_LEVEL: 'warn',
+        JWT_SECRET: jwtSecret,
+        TRUST_PROXY: 'loopback',
+        NODE_ENV: 'production',
+        ORG_TIMEZONE: config.orgTimezone,
+      },
+      // BENCH_SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, to profile the server.
+      nodeArgs: process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
+      ...(entry ? { entry } : {}),
+      ready: null,
+    });
+    const readyDeadline = Date.now() + 120_000;
+    for (;;) {
+      const ready = await fetch(`${started.url}/readyz`).catch(() => null);
+      if (ready?.status === 200) break;
+      if (Date.now() > readyDeadline || !started.isRunning()) {
+        throw new Error(`the ${name} did not become ready:\n${started.tail()}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  log(`server ${server.pid} ready at ${server.url}`);
+    log(`${name} ${started.pid} ready at ${started.url}`);
+    return started;
+  };
+  const server = await startLoadServer('load server');
+  // BENCH_COMPARE: another build's dist/main.js (e.g. a checkout of the previous commit), served on
+  // the same database and driven the same way right before or after this build, call by call.
+  // The baseline reaches the embedded database as builds before the Unix socket did: over TCP.
+  const overTcp = new URL(databaseUrl);
+  overTcp.searchParams.delete('host');
+  const baseline = compareEntry
+    ? await startLoadServer('baseline server', compareEntry, overTcp.toString())
+    : null;
 
   let forwardedFor = 0;
   const nextAddress = () => {
@@ -593,11 +613,19 @@ async function benchmark(
               }),
             })
           : undefined;
-      // One second of warm-up (JIT, caches, pool connections), not counted.
-      await hammer(server.url, { ...read.shot, headers }, signInBody, undefined, 1);
-      const { value: api, cpu } = await measureCpu(server.pid, () =>
-        hammer(server.url, { ...read.shot, headers }, signInBody),
-      );
+      const measure = async (target: ServerProcess) => {
+        // One second of warm-up (JIT, caches, pool connections), not counted.
+        await hammer(target.url, { ...read.shot, headers }, signInBody, undefined, 1);
+        return measureCpu(target.pid, () =>
+          hammer(target.url, { ...read.shot, headers }, signInBody),
+        );
+      };
+      // With a baseline, each build goes first every other call, so neither always meets the
+      // warmer cache.
+      const baselineFirst = baseline !== null && rows.length % 2 === 1;
+      const before = baseline && baselineFirst ? await measure(baseline) : undefined;
+      const { value: api, cpu } = await measure(server);
+      const beforeApi = before?.value ?? (baseline ? (await measure(baseline)).value : undefined);
       const driver = await drive(driverPool, replay.statements, replay.inTransaction);
       rows.push({
         name: read.name,
@@ -606,6 +634,7 @@ async function benchmark(
         driver,
         statements: replay.statements.length,
         cpu,
+        ...(beforeApi ? { baseline: beforeApi } : {}),
         ...(read.note ? { note: read.note } : {}),
       });
       log(
@@ -768,16 +797,30 @@ async function benchmark(
 
   for (const write of writes) {
     if (!callFilter.test(write.name)) continue;
-    const { value: api, cpu } = await measureCpu(server.pid, () =>
-      hammer(server.url, write.shot, write.next, write.amount),
-    );
-    const ranOut = write.amount !== undefined && api.count >= write.amount;
+    // A baseline gets the targets the first run left: distinct ones, never answered twice.
+    let handedOut = 0;
+    const run = (target: ServerProcess, offset: number) =>
+      measureCpu(target.pid, () =>
+        hammer(
+          target.url,
+          write.shot,
+          (i) => {
+            handedOut = Math.max(handedOut, offset + i + 1);
+            return write.next(offset + i);
+          },
+          write.amount === undefined ? undefined : Math.max(1, write.amount - offset),
+        ),
+      );
+    const { value: api, cpu } = await run(server, 0);
+    const beforeApi = baseline ? (await run(baseline, handedOut)).value : undefined;
+    const ranOut = write.amount !== undefined && handedOut >= write.amount;
     rows.push({
       name: write.name,
       kind: 'write',
       api,
       cpu,
       statements: writeStatements.get(write.name)?.length,
+      ...(beforeApi ? { baseline: beforeApi } : {}),
       ...(ranOut
         ? { note: `all ${write.amount} prepared targets used before the time was up` }
         : {}),
@@ -810,6 +853,7 @@ async function benchmark(
   log(`ledger: ${ledger?.checked} budgets checked, ${ledger?.wrong} differ`);
 
   await server.terminate(30_000);
+  await baseline?.terminate(30_000);
   const report = await formatReport(rows, {
     ...options,
     isLedgerExact,
@@ -877,6 +921,23 @@ async function formatReport(
     `Ledger exact after the writes: ${options.isLedgerExact ? 'yes' : '**no**'} (${options.ledgerChecked} budgets: committed = budget_committed_recomputed(id)).`,
     '',
   );
+  const compared = rows.filter((row) => row.baseline);
+  if (compared.length > 0) {
+    lines.push(
+      `Beside the baseline (BENCH_COMPARE=${path.relative(repoRoot, compareEntry ?? '')}, on the same database, each call driven against both builds one after the other):`,
+      '',
+      '| call | baseline req/s | this build req/s | change | p99 ms baseline → this build | errors baseline / this build |',
+      '|---|---:|---:|---:|---|---|',
+    );
+    for (const row of compared) {
+      const before = row.baseline;
+      if (!before) continue;
+      lines.push(
+        `| ${row.name} | ${before.rate.toFixed(0)} | ${row.api.rate.toFixed(0)} | ${((row.api.rate / before.rate - 1) * 100).toFixed(0)} % | ${ms(before.p99)} → ${ms(row.api.p99)} | ${before.errors} / ${row.api.errors} |`,
+      );
+    }
+    lines.push('');
+  }
   const errors = rows.filter((row) => row.api.firstError);
   if (errors.length > 0) {
     lines.push('First error answer of each call with errors:', '');

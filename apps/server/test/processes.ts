@@ -208,6 +208,8 @@ export async function startServerProcess(options: {
   env?: Record<string, string>;
   /** Node's own flags before the entry, e.g. `--cpu-prof` (not allowed in NODE_OPTIONS). */
   nodeArgs?: string[];
+  /** Another build's dist/main.js (the load benchmark's baseline); this build's by default. */
+  entry?: string;
   port?: number;
   ready?: ((line: LogLine, pid: number) => boolean) | null;
   timeoutMs?: number;
@@ -216,7 +218,7 @@ export async function startServerProcess(options: {
   return startProcess({
     name: options.name,
     command: process.execPath,
-    args: [...(options.nodeArgs ?? []), '--enable-source-maps', serverEntry],
+    args: [...(options.nodeArgs ?? []), '--enable-source-maps', options.entry ?? serverEntry],
     env: serverEnv(port, options.env ?? {}),
     port,
     ...(options.ready !== undefined ? { ready: options.ready } : {}),

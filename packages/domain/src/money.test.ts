@@ -4,6 +4,7 @@ import { approvalMatrixRowInput } from './api/approval-matrix.ts';
 import { balanceQuery, createBudgetRequest } from './api/budgets.ts';
 import {
   amountTooLarge,
+  amountWithCurrency,
   fromCents,
   maxAmount,
   maxAmountText,
@@ -114,5 +115,16 @@ describe('toCents and toScaledInteger', () => {
     expect(toScaledInteger('2512.123456', 6)).toBe(2_512_123_456n);
     expect(toScaledInteger(2512.123456, 6)).toBe(2_512_123_456n);
     expect(toScaledInteger('2600.000000', 6)).toBe(2_600_000_000n);
+  });
+});
+
+describe('amountWithCurrency', () => {
+  it.each([
+    [500000, 'tzs', '500,000 TZS'],
+    ['1234.50', 'usd', '1,234.5 USD'],
+    ['0.43', 'usd', '0.43 USD'],
+    [10_000_000_000_000, 'tzs', '10,000,000,000,000 TZS'],
+  ])('writes %j %s as %s', (amount, currency, text) => {
+    expect(amountWithCurrency(amount, currency)).toBe(text);
   });
 });

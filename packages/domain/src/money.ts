@@ -73,3 +73,11 @@ export function fromCents(cents: bigint): number {
 export function isMoreMoney(a: string | number, b: string | number): boolean {
   return toCents(a) > toCents(b);
 }
+
+/** Thousands separators and at most two decimals, made once (a formatter a call costs, issue 13). */
+const amountFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 });
+
+/** An amount as the server's messages and e-mails write it: "500,000 TZS", "1,234.5 USD". */
+export function amountWithCurrency(amount: string | number, currency: string): string {
+  return `${amountFormat.format(Number(amount))} ${currency.toUpperCase()}`;
+}

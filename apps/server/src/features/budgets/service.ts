@@ -28,7 +28,7 @@ import type {
   Currency,
   Department,
 } from '@imprest/domain/enums.ts';
-import { toAmount } from '@imprest/domain/money.ts';
+import { amountWithCurrency, toAmount } from '@imprest/domain/money.ts';
 import { messages } from '@imprest/domain/messages.ts';
 import type { AppContext } from '../../context.ts';
 import type { budgets } from '../../db/schema.ts';
@@ -261,8 +261,6 @@ function termsOf(row: Pick<BudgetRow, 'currency' | 'category' | 'branch' | 'cost
   };
 }
 
-const amountFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 });
-
 /** The values an update asks for: a new status, or the edited fields (and maybe a status). */
 function updateValues(
   before: BudgetRow,
@@ -289,7 +287,7 @@ function assertEditAllowed(before: BudgetRow, after: BudgetRow, requestTotal: nu
     });
   }
   if (isAmountDecrease(toAmount(before.amount), toAmount(after.amount))) {
-    const now = `${amountFormat.format(toAmount(before.amount))} ${before.currency.toUpperCase()}`;
+    const now = amountWithCurrency(toAmount(before.amount), before.currency);
     throw new AppError(
       'bad_request',
       `The amount of a budget can only be increased; it is ${now} now.`,

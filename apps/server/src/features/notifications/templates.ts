@@ -1,3 +1,4 @@
+import { amountWithCurrency } from '@imprest/domain/money.ts';
 import { requestCategoryLabels, roleLabels, type RequestCategory } from '@imprest/domain/enums.ts';
 import type { RetirementMilestone } from '@imprest/domain/notifications.ts';
 import { reviewerTitle } from '@imprest/domain/requests.ts';
@@ -36,12 +37,6 @@ export function escapeHtml(text: string): string {
     .replace(/'/g, '&#39;');
 }
 
-/** An amount as people read it here (spec §9): thousands separators and the currency, "1,500,000 TZS". */
-export function formatAmount(amount: string | number, currency: string): string {
-  const value = Number(amount).toLocaleString('en-GB', { maximumFractionDigits: 2 });
-  return `${value} ${currency.toUpperCase()}`;
-}
-
 /** `YYYY-MM-DD` in en-GB (spec §9): 24/03/2026. */
 export function formatDay(day: string): string {
   const [year, month, date] = day.split('-');
@@ -71,7 +66,7 @@ function requestFactRows(facts: RequestFacts): [string, string][] {
   return [
     ['Owner', facts.ownerName],
     ['Purpose', purposeLabel(facts.purpose)],
-    ['Amount', formatAmount(facts.amount, facts.currency)],
+    ['Amount', amountWithCurrency(facts.amount, facts.currency)],
     ['Budget code', `${facts.budgetCode} - ${facts.budgetName}`],
     ...(facts.approvalNumber
       ? ([['Approval number', facts.approvalNumber]] as [string, string][])
@@ -132,7 +127,7 @@ function link(appUrl: string, path: string): string {
 }
 
 function summary(facts: RequestFacts): string {
-  return `${purposeLabel(facts.purpose)}, ${formatAmount(facts.amount, facts.currency)}`;
+  return `${purposeLabel(facts.purpose)}, ${amountWithCurrency(facts.amount, facts.currency)}`;
 }
 
 /** To a step's reviewers: a request or retirement waits for them (or will, with cascading). */
@@ -160,7 +155,7 @@ export function reviewRequestedEmail(options: {
   );
   const facts2 = requestFactRows(facts);
   if (subject === 'retirement' && options.amountSpent != null)
-    facts2.push(['Amount spent', formatAmount(options.amountSpent, facts.currency)]);
+    facts2.push(['Amount spent', amountWithCurrency(options.amountSpent, facts.currency)]);
   return render({
     organizationName: facts.organizationName,
     subject: options.isUpcoming
@@ -338,7 +333,7 @@ export function reviewReminderEmail(options: {
       `These requests and retirements are waiting for your review; some have waited more than 3 working days.`,
     ],
     items: options.items.map((item) => ({
-      text: `${item.kind === 'request' ? 'Request' : 'Retirement'}: ${item.ownerName}, ${purposeLabel(item.purpose)}, ${formatAmount(item.amount, item.currency)} (waiting ${item.workingDays} working ${item.workingDays === 1 ? 'day' : 'days'})`,
+      text: `${item.kind === 'request' ? 'Request' : 'Retirement'}: ${item.ownerName}, ${purposeLabel(item.purpose)}, ${amountWithCurrency(item.amount, item.currency)} (waiting ${item.workingDays} working ${item.workingDays === 1 ? 'day' : 'days'})`,
       url: link(
         options.appUrl,
         item.kind === 'request'

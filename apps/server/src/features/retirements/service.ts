@@ -21,7 +21,7 @@ import {
   todayIn,
   type ReviewerRole,
 } from '@imprest/domain/requests.ts';
-import { isMoreMoney } from '@imprest/domain/money.ts';
+import { amountWithCurrency, isMoreMoney } from '@imprest/domain/money.ts';
 import { retirementDueDate } from '@imprest/domain/retirements.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -189,11 +189,6 @@ async function lockReadable(tx: Executor, actor: Actor, id: string): Promise<Ret
   return retirement;
 }
 
-/** An amount as messages show it: thousands separators and the currency, e.g. "500,000 TZS". */
-function amountText(amount: number, currency: string): string {
-  return `${amount.toLocaleString('en-GB', { maximumFractionDigits: 2 })} ${currency.toUpperCase()}`;
-}
-
 /** Why a retirement in this status cannot be submitted (only a pending one can, spec §4). */
 function notSubmittable(status: string): string {
   if (status === 'on_progress')
@@ -217,7 +212,7 @@ function assertSpendable(retirement: RetirementRow, input: SubmitRetirementReque
   if (isMoreMoney(input.amount_spent, retirement.amount_received)) {
     throw new AppError(
       'bad_request',
-      `The amount spent can be at most ${amountText(received, retirement.amount_currency)}, the amount received. Raise a new request for more.`,
+      `The amount spent can be at most ${amountWithCurrency(received, retirement.amount_currency)}, the amount received. Raise a new request for more.`,
       { details: [{ path: 'amount_spent', message: `must be at most ${received}` }] },
     );
   }
