@@ -15,10 +15,9 @@ import { toAmount } from '@imprest/domain/money.ts';
 import { requestFile } from '@imprest/domain/requests.ts';
 import { isoRequired } from '../../lib/time.ts';
 import { presentRetirement } from '../retirements/presenter.ts';
-import type { RetirementRecord, RetirementReviewRow } from '../retirements/queries.ts';
 import { presentReview } from '../reviews/presenter.ts';
-import type { ReviewRow } from '../reviews/queries.ts';
 import type { RequestRecord, RequestRow } from './queries.ts';
+import type { RequestView } from './view.ts';
 
 /** A request as lists present it. */
 export function presentRequestItem(row: RequestRecord): RequestItemResponse {
@@ -78,24 +77,15 @@ export function presentVersion(
  * One request with its reviews, version history, retirement (with the reviews of every round) and
  * what the owner still has to retire.
  */
-export function presentRequest(
-  row: RequestRecord,
-  related: {
-    reviews: ReviewRow[];
-    history: Pick<RequestRow, 'id' | 'version' | 'created_at' | 'current_status'>[];
-    retirement: { record: RetirementRecord; reviews: RetirementReviewRow[] } | undefined;
-    ownerUnretiredTotal: number;
-    ownerOldestDueDate: string | null;
-  },
-): RequestResponse {
+export function presentRequest(view: RequestView): RequestResponse {
   return {
-    ...presentRequestItem(row),
-    reviews: related.reviews.map(presentReview),
-    version_history: related.history.map(presentVersion),
-    current_retirement: related.retirement
-      ? presentRetirement(related.retirement.record, related.retirement.reviews)
+    ...presentRequestItem(view.record),
+    reviews: view.reviews.map(presentReview),
+    version_history: view.history.map(presentVersion),
+    current_retirement: view.retirement
+      ? presentRetirement(view.retirement.record, view.retirement.reviews)
       : null,
-    owner_unretired_total: related.ownerUnretiredTotal,
-    owner_oldest_due_date: related.ownerOldestDueDate,
+    owner_unretired_total: view.ownerUnretiredTotal,
+    owner_oldest_due_date: view.ownerOldestDueDate,
   };
 }

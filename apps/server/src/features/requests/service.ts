@@ -31,12 +31,8 @@ import { checkAttachments } from '../files/service.ts';
 import { loadApprovalMatrix } from '../approval-matrix/queries.ts';
 import { budgetHasRoom, lockBudget, type BudgetRow } from '../budgets/ledger.ts';
 import { presentOutstandingRetirement } from '../retirements/presenter.ts';
-import {
-  countOwnerOutstandingRetirements,
-  findRetirementWithReviews,
-  listOwnerOutstanding,
-} from '../retirements/queries.ts';
-import { findReviewsOf, insertReviewChain } from '../reviews/queries.ts';
+import { countOwnerOutstandingRetirements, listOwnerOutstanding } from '../retirements/queries.ts';
+import { insertReviewChain } from '../reviews/queries.ts';
 import { notifyRequestSubmitted } from '../notifications/service.ts';
 import { loadExchangeRates } from '../settings/queries.ts';
 import { findUserById, type UserWithOrganization } from '../users/queries.ts';
@@ -49,7 +45,7 @@ import {
 } from './policy.ts';
 import { presentPendingItem, presentRequest, presentRequestItem } from './presenter.ts';
 import { countOwnerRequests } from './counts.ts';
-import { findRequestView, type RequestViewRecord } from './view.ts';
+import { findRequestView } from './view.ts';
 import {
   findBudgetByCode,
   insertRequest,
@@ -63,28 +59,13 @@ import { requestsWorkbook } from './spreadsheet.ts';
 /** The fields of a submission, without the parent of a resubmission. */
 type RequestFields = Omit<CreateRequestRequest, 'parent_request'>;
 
-/** A request's view: its row (with history and the owner's figures), reviews and retirement. */
-async function presentFound(db: Executor, row: RequestViewRecord): Promise<RequestResponse> {
-  const [reviews, retirement] = await Promise.all([
-    findReviewsOf(db, row.id),
-    findRetirementWithReviews(db, { organizationId: row.organization_id, requestId: row.id }),
-  ]);
-  return presentRequest(row, {
-    reviews,
-    history: row.history,
-    retirement,
-    ownerUnretiredTotal: row.ownerUnretiredTotal,
-    ownerOldestDueDate: row.ownerOldestDueDate,
-  });
-}
-
 /** Everything the API shows of one request, or undefined when the organisation has no such request. */
 export async function readRequest(
   db: Executor,
   options: { organizationId: string; id: string },
 ): Promise<RequestResponse | undefined> {
-  const row = await findRequestView(db, options);
-  return row ? presentFound(db, row) : undefined;
+  const view = await findRequestView(db, options);
+  return view ? presentRequest(view) : undefined;
 }
 
 async function readPlaced(
@@ -323,14 +304,14 @@ export async function getRequest(
   options: { actor: Actor; id: string },
 ): Promise<RequestResponse> {
   const { actor } = options;
-  const row = await findRequestView(context.db, {
+  const view = await findRequestView(context.db, {
     organizationId: actor.organization_id,
     id: options.id,
   });
   // Another organisation's request, or one this user may not see, does not exist for them (decisions §2).
-  if (!row || !canReadRequest(actor, row))
+  if (!view || !canReadRequest(actor, view.record))
     throw new AppError('not_found', messages.requestNotFound);
-  return presentFound(context.db, row);
+  return presentRequest(view);
 }
 
 /** A user of the caller's organisation, or 404. */

@@ -1,8 +1,14 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
-import { budgets, requests } from '../../db/schema.ts';
-import { ownerOldestDueDateQuery } from '../retirements/queries.ts';
+import { jsonObjectOf, rowFromJson } from '../../db/json-rows.ts';
+import { budgets, requests, retirementReviews, retirements, reviews } from '../../db/schema.ts';
+import {
+  ownerOldestDueDateQuery,
+  type RetirementRecord,
+  type RetirementReviewRow,
+} from '../retirements/queries.ts';
+import type { ReviewRow } from '../reviews/queries.ts';
 import {
   ownedRequests,
   ownerUnretiredTotalQuery,
@@ -14,41 +20,76 @@ import {
 /** One entry of a request's version history. */
 export type VersionRow = Pick<RequestRow, 'id' | 'version' | 'created_at' | 'current_status'>;
 
-/** A request as its view shows it, but for its reviews and retirement (read beside it). */
-export type RequestViewRecord = RequestRecord & {
+/** Everything the view of one request shows, read together. */
+export type RequestView = {
+  record: RequestRecord;
+  reviews: ReviewRow[];
   history: VersionRow[];
+  retirement: { record: RetirementRecord; reviews: RetirementReviewRow[] } | undefined;
   ownerUnretiredTotal: number;
   ownerOldestDueDate: string | null;
 };
 
-/** A version as the history's JSON holds it: its time as ISO text. */
-type HistoryJson = Omit<VersionRow, 'created_at'> & { created_at: string };
-
-/** The versions of the request's chain, read in the request's own statement. */
+/** The versions of the request's chain. */
 const versions = alias(requests, 'versions');
+const versionColumns = {
+  id: versions.id,
+  version: versions.version,
+  created_at: versions.created_at,
+  current_status: versions.current_status,
+};
+const reviewColumns = getTableColumns(reviews);
+const retirementColumns = getTableColumns(retirements);
+const retirementReviewColumns = getTableColumns(retirementReviews);
+
+type JsonRow = Record<string, unknown>;
 
 /**
- * One request (any version) of an organisation with its budget's name, its chain's version
- * history and its owner's unretired total and oldest due date, in one statement: the request view
- * and every write's answer read it (issue 13: five statements were one round trip each).
+ * One request (any version) of an organisation with its budget's name, its reviews, its chain's
+ * version history, its retirement with the reviews of every round, and its owner's unretired total
+ * and oldest due date, in one statement: the request view and every write's answer read it (issue
+ * 13; it was seven statements, each a round trip). The related rows come as JSON, turned back into
+ * the rows Drizzle answers (db/json-rows.ts), so the presenters are the same.
  */
 export async function findRequestView(
   db: Executor,
   options: { organizationId: string; id: string },
-): Promise<RequestViewRecord | undefined> {
+): Promise<RequestView | undefined> {
   const owner = { organizationId: requests.organization_id, ownerId: requests.request_owner_id };
+  const jsonArray = (object: ReturnType<typeof jsonObjectOf>, ...order: ReturnType<typeof asc>[]) =>
+    sql`coalesce(json_agg(${object} ORDER BY ${sql.join(order, sql`, `)}), '[]'::json)`;
   const [row] = await db
     .select({
       ...recordColumns,
-      history: sql<HistoryJson[] | null>`(${db
-        .select({
-          versions: sql`json_agg(json_build_object(
-            'id', ${versions.id}, 'version', ${versions.version},
-            'created_at', to_char(${versions.created_at} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-            'current_status', ${versions.current_status}) ORDER BY ${versions.version})`,
-        })
+      reviewsJson: sql<JsonRow[]>`(${db
+        .select({ rows: jsonArray(jsonObjectOf(reviewColumns), asc(reviews.step)) })
+        .from(reviews)
+        .where(eq(reviews.request_id, requests.id))})`,
+      historyJson: sql<JsonRow[]>`(${db
+        .select({ rows: jsonArray(jsonObjectOf(versionColumns), asc(versions.version)) })
         .from(versions)
         .where(eq(versions.chain_id, requests.chain_id))})`,
+      // A request has at most one retirement (unique request_id).
+      retirementJson: sql<(JsonRow & { reviews: JsonRow[] }) | null>`(${db
+        .select({
+          row: sql`json_build_object('row', ${jsonObjectOf(retirementColumns)}, 'reviews', (${db
+            .select({
+              rows: jsonArray(
+                jsonObjectOf(retirementReviewColumns),
+                asc(retirementReviews.round),
+                asc(retirementReviews.step),
+              ),
+            })
+            .from(retirementReviews)
+            .where(eq(retirementReviews.retirement_id, retirements.id))}))`,
+        })
+        .from(retirements)
+        .where(
+          and(
+            eq(retirements.request_id, requests.id),
+            eq(retirements.organization_id, requests.organization_id),
+          ),
+        )})`,
       unretiredTotal: sql<string>`(${ownerUnretiredTotalQuery(db, ownedRequests, owner)})`,
       oldestDueDate: sql<string | null>`(${ownerOldestDueDateQuery(db, owner)})`,
     })
@@ -56,14 +97,31 @@ export async function findRequestView(
     .innerJoin(budgets, eq(budgets.id, requests.budget_id))
     .where(and(eq(requests.id, options.id), eq(requests.organization_id, options.organizationId)));
   if (!row) return undefined;
-  const { history, unretiredTotal, oldestDueDate, ...record } = row;
+  const { reviewsJson, historyJson, retirementJson, unretiredTotal, oldestDueDate, ...record } =
+    row;
+  const retirement = retirementJson as { row: JsonRow; reviews: JsonRow[] } | null;
   return {
-    ...record,
-    history: (history ?? []).map((version) => ({
-      ...version,
-      created_at: new Date(version.created_at),
-    })),
+    record,
+    reviews: reviewsJson.map((json) => rowFromJson<ReviewRow>(reviewColumns, json)),
+    history: historyJson.map((json) => rowFromJson<VersionRow>(versionColumns, json)),
+    retirement: retirement
+      ? {
+          // What the retirement's record says of its request is this request's.
+          record: {
+            ...rowFromJson<RetirementRow>(retirementColumns, retirement.row),
+            name: record.request_owner_name,
+            purpose: record.purpose,
+            approval_number: record.approval_number,
+            budget_code: record.budget_code,
+          },
+          reviews: retirement.reviews.map((json) =>
+            rowFromJson<RetirementReviewRow>(retirementReviewColumns, json),
+          ),
+        }
+      : undefined,
     ownerUnretiredTotal: Number(unretiredTotal ?? 0),
     ownerOldestDueDate: oldestDueDate,
   };
 }
+
+type RetirementRow = typeof retirements.$inferSelect;

@@ -139,16 +139,6 @@ export async function findRetirementReviews(
     .orderBy(asc(retirementReviews.round), asc(retirementReviews.step));
 }
 
-/** A request's retirement with all its reviews, or undefined when it has none. */
-export async function findRetirementWithReviews(
-  db: Executor,
-  options: { organizationId: string; requestId: string },
-): Promise<{ record: RetirementRecord; reviews: RetirementReviewRow[] } | undefined> {
-  const record = await findRetirementOfRequest(db, options);
-  if (!record) return undefined;
-  return { record, reviews: await findRetirementReviews(db, record.id) };
-}
-
 /** Opens a review round: one pending review per role, step 1 first. */
 export async function insertRetirementReviewRound(
   db: Executor,
