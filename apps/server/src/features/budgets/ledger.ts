@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { budgets } from '../../db/schema.ts';
 
@@ -46,19 +46,28 @@ export async function budgetBalance(
 /**
  * Whether a budget's available amount (amount − committed) covers an amount, decided in SQL
  * numeric on the stored figures, never on doubles (docs/decisions/0013). `amount` is a two-decimal
- * amount within `maxAmount`, so its `toFixed(2)` text is exact.
+ * amount within `maxAmount`, so its `toFixed(2)` text is exact. Read with the budget's row, so the
+ * check costs no statement of its own (issue 13).
  */
-export async function budgetHasRoom(
+function coversSql(amount: number) {
+  return sql<boolean>`${budgets.amount} - ${budgets.committed} >= ${amount.toFixed(2)}::numeric`;
+}
+
+/** A budget row and whether it covers an amount, as of the statement that read it. */
+export type BudgetWithRoom = BudgetRow & { has_room: boolean };
+
+/** A budget of an organisation by its code (e.g. "6105"), and whether it covers `amount`. */
+export async function findBudgetWithRoom(
   db: Executor,
-  options: { budgetId: string; amount: number },
-): Promise<boolean> {
+  options: { organizationId: string; code: string; amount: number },
+): Promise<BudgetWithRoom | undefined> {
   const [row] = await db
-    .select({
-      hasRoom: sql<boolean>`${budgets.amount} - ${budgets.committed} >= ${options.amount.toFixed(2)}::numeric`,
-    })
+    .select({ ...getTableColumns(budgets), has_room: coversSql(options.amount) })
     .from(budgets)
-    .where(eq(budgets.id, options.budgetId));
-  return row?.hasRoom ?? false;
+    .where(
+      and(eq(budgets.organization_id, options.organizationId), eq(budgets.code, options.code)),
+    );
+  return row;
 }
 
 /**
@@ -72,6 +81,25 @@ export async function lockBudget(
 ): Promise<BudgetRow | undefined> {
   const [row] = await tx
     .select()
+    .from(budgets)
+    .where(
+      and(eq(budgets.id, options.budgetId), eq(budgets.organization_id, options.organizationId)),
+    )
+    .for('update');
+  return row;
+}
+
+/**
+ * lockBudget, and whether the locked row covers `amount`: FOR UPDATE answers the newest committed
+ * row once the lock is granted (PostgreSQL re-reads it), so the check sees every commitment made
+ * before it and none can be made until this transaction ends.
+ */
+export async function lockBudgetWithRoom(
+  tx: Executor,
+  options: { organizationId: string; budgetId: string; amount: number },
+): Promise<BudgetWithRoom | undefined> {
+  const [row] = await tx
+    .select({ ...getTableColumns(budgets), has_room: coversSql(options.amount) })
     .from(budgets)
     .where(
       and(eq(budgets.id, options.budgetId), eq(budgets.organization_id, options.organizationId)),

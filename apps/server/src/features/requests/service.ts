@@ -29,7 +29,7 @@ import { AppError } from '../../lib/errors.ts';
 import { findGrantsOf } from '../delegations/queries.ts';
 import { checkAttachments } from '../files/service.ts';
 import { loadApprovalMatrix } from '../approval-matrix/queries.ts';
-import { budgetHasRoom, lockBudget, type BudgetRow } from '../budgets/ledger.ts';
+import { findBudgetWithRoom, lockBudgetWithRoom, type BudgetRow } from '../budgets/ledger.ts';
 import { presentOutstandingRetirement } from '../retirements/presenter.ts';
 import { countOwnerOutstandingRetirements, listOwnerOutstanding } from '../retirements/queries.ts';
 import { insertReviewChain } from '../reviews/queries.ts';
@@ -47,7 +47,6 @@ import { presentPendingItem, presentRequest, presentRequestItem } from './presen
 import { countOwnerRequests } from './counts.ts';
 import { findRequestView } from './view.ts';
 import {
-  findBudgetByCode,
   insertRequest,
   listPendingForRole,
   listRequestPage,
@@ -121,20 +120,24 @@ async function placeRequest(
 ): Promise<{ id: string; budgetCode: string }> {
   const { actor, input, previous } = options;
   const organizationId = actor.organization_id;
-  const found = await findBudgetByCode(tx, { organizationId, code: input.budget_code });
+  const found = await findBudgetWithRoom(tx, {
+    organizationId,
+    code: input.budget_code,
+    amount: input.amount_requested,
+  });
   if (!found) throw new AppError('bad_request', `Budget code ${input.budget_code} does not exist.`);
   assertBudgetTakes(found, input);
   // Decided in SQL numeric, not on doubles (docs/decisions/0013).
-  if (!(await budgetHasRoom(tx, { budgetId: found.id, amount: input.amount_requested }))) {
-    throw new AppError('bad_request', messages.amountExceedsBalance);
-  }
-  const budget = await lockBudget(tx, { organizationId, budgetId: found.id });
+  if (!found.has_room) throw new AppError('bad_request', messages.amountExceedsBalance);
+  const budget = await lockBudgetWithRoom(tx, {
+    organizationId,
+    budgetId: found.id,
+    amount: input.amount_requested,
+  });
   if (!budget)
     throw new AppError('bad_request', `Budget code ${input.budget_code} does not exist.`);
   assertBudgetTakes(budget, input);
-  if (!(await budgetHasRoom(tx, { budgetId: budget.id, amount: input.amount_requested }))) {
-    throw new AppError('conflict', messages.amountExceedsBalance);
-  }
+  if (!budget.has_room) throw new AppError('conflict', messages.amountExceedsBalance);
 
   // Decisions §3: the matrix row is chosen by the amount in tzs at the organisation's current rate.
   const rate = rateFor(input.amount_currency, await loadExchangeRates(tx, organizationId));
