@@ -601,6 +601,10 @@ async function benchmark(
         }
       });
       const replay = replayable(statements);
+      log(`  ${read.name} sends ${statements.length} statements:`);
+      for (const statement of statements) {
+        log(`    ${statement.query.replace(/\s+/g, ' ').slice(0, 160)}`);
+      }
       const headers =
         read.as === 'staff' ? staffHeaders : read.as === 'finance' ? financeHeaders : {};
       const signInBody =
