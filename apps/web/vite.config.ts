@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -5,6 +6,7 @@ import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { extractFirstScreenStyles } from './vite/antd-first-screen-styles.ts';
 
 /** The API and socket.io server that `vite` dev proxies to (decisions §1: one port, 3000). */
 const apiTarget = 'http://localhost:3000';
@@ -18,6 +20,12 @@ const apiTarget = 'http://localhost:3000';
  *   components/layout/dashboard-layout.tsx) with everything they import, antd's core, menu and
  *   dropdown among them: every dashboard page needs them, so one file rather than the forty
  *   small chunks automatic splitting made of them, each a request of its own before Home shows.
+ * - home: Home's parts (features/dashboard: its tiles, lists and their data, with antd's card,
+ *   grid, statistic, spin and tag, and lib/pagination.ts) in one file: Home is where a returning
+ *   user lands, and on a phone's connection each of the sixteen small files automatic splitting
+ *   made of them was a request of its own, queueing behind the others (issue 13: Home's LCP).
+ *   The page itself stays a chunk of its own, and the pages without antd's frame (password reset)
+ *   do not download these.
  * - the pages and the rest of antd split automatically, each page fetching what it alone needs.
  * A module two groups match goes to the higher priority: what sign-in needs never leaves for the
  * shell.
@@ -50,6 +58,11 @@ const chunkGroups = [
     name: 'shell',
     priority: 5,
     test: /src[\\/](app[\\/]antd-provider|components[\\/]layout[\\/]dashboard-layout)\.tsx$/,
+  },
+  {
+    name: 'home',
+    priority: 4,
+    test: /src[\\/]features[\\/]dashboard[\\/](api|components)[\\/]|src[\\/]lib[\\/]pagination\.ts$/,
   },
 ];
 
@@ -103,9 +116,46 @@ function precompress(): Plugin {
   };
 }
 
+/** The module that gives the address of antd's first-screen stylesheet (src/app/antd-styles.ts). */
+const antdStylesModule = 'virtual:antd-first-screen-styles';
+
+/**
+ * Builds antd's first-screen stylesheet (vite/antd-first-screen-styles.ts) into
+ * `assets/antd-first-screen-<hash>.css` and gives its address to src/app/antd-styles.ts, which
+ * links it before the dashboard draws (issue 13). Build only: under `vite` dev the module gives
+ * null and antd styles everything at run time, as before.
+ */
+function antdFirstScreenStyles(): Plugin {
+  const resolvedId = `\0${antdStylesModule}`;
+  let isBuild = false;
+  let base = '/';
+  return {
+    name: 'imprest-antd-first-screen-styles',
+    configResolved(config) {
+      isBuild = config.command === 'build';
+      base = config.base;
+    },
+    resolveId(source) {
+      return source === antdStylesModule ? resolvedId : undefined;
+    },
+    async load(id) {
+      if (id !== resolvedId) return undefined;
+      // antd names its styles after the build's mode (a development build's differ), read when its
+      // modules load: only a production build's match what the browser's antd looks for.
+      if (!isBuild || process.env.NODE_ENV !== 'production') return 'export default null;';
+      const css = await extractFirstScreenStyles();
+      const hash = crypto.createHash('sha256').update(css).digest('hex').slice(0, 8);
+      const fileName = `assets/antd-first-screen-${hash}.css`;
+      this.emitFile({ type: 'asset', fileName, source: css });
+      return `export default ${JSON.stringify(`${base}${fileName}`)};`;
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
+    antdFirstScreenStyles(),
     VitePWA({
       strategies: 'generateSW',
       filename: 'sw.js',

@@ -4,6 +4,7 @@ import { isAdmin } from '@imprest/domain/permissions.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   createContext,
+  startTransition,
   useCallback,
   useContext,
   useEffect,
@@ -124,7 +125,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const revalidate = useCallback(
     async (pending?: Promise<AuthResponse>) => {
       try {
-        signIn(await (pending ?? validateToken()));
+        const auth = await (pending ?? validateToken());
+        // At cold start this swaps the loader for the whole signed-in page: a transition, so that
+        // React draws it in slices that leave the main thread free (issue 13: Home's Total
+        // Blocking Time) rather than in one task of a second or more on a phone.
+        startTransition(() => signIn(auth));
       } catch (error) {
         if (error instanceof ApiError) {
           endSession('rejected');
@@ -134,8 +139,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         // merely disconnected; the next answered call decides.
         const token = readToken();
         const user = readUser();
-        if (token && user) setState({ token, user, status: 'fulfilled', hasSignedOut: false });
-        else endSession('rejected');
+        if (token && user) {
+          startTransition(() =>
+            setState({ token, user, status: 'fulfilled', hasSignedOut: false }),
+          );
+        } else endSession('rejected');
       }
     },
     [endSession, signIn],

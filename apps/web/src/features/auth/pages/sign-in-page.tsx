@@ -1,6 +1,7 @@
 import type { AuthResponse } from '@imprest/domain/api/auth.ts';
 import { lazy, Suspense, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { routeModules } from '../../../app/route-modules.ts';
 import { afterSignInHref } from '../../../lib/next-path.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { useSetupStatus } from '../api/get-setup-status.ts';
@@ -11,7 +12,7 @@ import { SignInForm } from '../components/sign-in-form.tsx';
 const SetupForm = lazy(async () => {
   const [{ SetupForm: Form }, { AntdProvider }] = await Promise.all([
     import('../components/setup-form.tsx'),
-    import('../../../app/antd-provider.tsx'),
+    routeModules.antd(),
   ]);
   return {
     default: (props: Parameters<typeof Form>[0]) => (
