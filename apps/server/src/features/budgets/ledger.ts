@@ -75,18 +75,11 @@ export async function findBudgetWithRoom(
  * the available amount and then commits money against it takes this lock first, so concurrent
  * submissions are serialised per budget and can never over-commit it.
  */
-export async function lockBudget(
+export function lockBudget(
   tx: Executor,
   options: { organizationId: string; budgetId: string },
 ): Promise<BudgetRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(budgets)
-    .where(
-      and(eq(budgets.id, options.budgetId), eq(budgets.organization_id, options.organizationId)),
-    )
-    .for('update');
-  return row;
+  return lockBudgetWithRoom(tx, { ...options, amount: 0 });
 }
 
 /**

@@ -21,6 +21,17 @@ beforeAll(async () => {
   org = await buildStaffedOrganization(t.db);
 });
 
+/** An approved request of the staff member, for `amount` tzs, with a retirement attached. */
+function attachedRetirement(amount: number) {
+  return buildRetirement(t.app, {
+    owner: org.staff,
+    finance: org.finance,
+    reviewers: [org.finance, org.secretary],
+    budgetCode: org.budget.code,
+    amount,
+  });
+}
+
 /**
  * The request view reads a request's related rows as JSON in one statement (issue 13); what it
  * answers must be exactly what Drizzle answers when it reads the same rows on their own: every
@@ -28,13 +39,7 @@ beforeAll(async () => {
  */
 describe('findRequestView', () => {
   it('answers the rows Drizzle reads on their own: reviews, history, retirement and its rounds', async () => {
-    const attached = await buildRetirement(t.app, {
-      owner: org.staff,
-      finance: org.finance,
-      reviewers: [org.finance, org.secretary],
-      budgetCode: org.budget.code,
-      amount: 123_456.78,
-    });
+    const attached = await attachedRetirement(123_456.78);
     const submitted = await submittedRetirement(t.app, org.staff, attached, {
       amount_spent: 100_000.5,
     });
@@ -94,12 +99,7 @@ describe('findRequestView', () => {
   });
 
   it('answers nothing for another organisation, and no retirement for a request without one', async () => {
-    const attached = await buildRetirement(t.app, {
-      owner: org.staff,
-      finance: org.finance,
-      reviewers: [org.finance, org.secretary],
-      budgetCode: org.budget.code,
-    });
+    const attached = await attachedRetirement(500_000);
     const [retirement] = await t.db
       .select()
       .from(retirements)
