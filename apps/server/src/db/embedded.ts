@@ -197,9 +197,12 @@ const maxSocketPathLength = 100;
  * Where the embedded server's Unix socket goes: the cluster's own folder, which only PostgreSQL's
  * user and ours can enter. The app connects through it rather than TCP on the loopback, which
  * costs a third less CPU a statement here (issue 13, docs/decisions/0022). None (TCP only) when
- * the socket's path would be too long for the system, or needs quoting in PostgreSQL's list.
+ * the socket's path would be too long for the system, or needs quoting in PostgreSQL's list, and
+ * on Windows.
  */
 function socketDirectoryOf(clusterDir: string): string | null {
+  // PostgreSQL on Windows listens on TCP alone by default; keep it so there.
+  if (process.platform === 'win32') return null;
   const directory = path.resolve(clusterDir);
   if (!/^[A-Za-z0-9._/+-]+$/.test(directory)) return null;
   return path.join(directory, '.s.PGSQL.65535.lock').length <= maxSocketPathLength
