@@ -106,34 +106,32 @@ export async function updateRequestStatus(
     .where(eq(requests.id, options.id));
 }
 
-/** Requests as a subquery of one request's view reads the owner's (requests/view.ts). */
-export const ownedRequests = alias(requests, 'owned');
+/** The owner's requests, as a subquery of one request's view reads them. */
+const owned = alias(requests, 'owned');
 
 /**
  * The owner's approved newest versions whose retirement is not approved yet (none attached, or one
- * still pending, under review or rejected), summed in tzs over `table` (requests, or an alias of
- * it); with columns for the owner, a scalar subquery correlated with the enclosing request (the
- * request view, requests/view.ts).
+ * still pending, under review or rejected), summed in tzs: a scalar subquery correlated with the
+ * enclosing request's owner columns (the request view, requests/view.ts).
  */
 export function ownerUnretiredTotalQuery(
   db: Executor,
-  table: typeof requests | typeof ownedRequests,
-  options: { organizationId: string | AnyPgColumn; ownerId: string | AnyPgColumn },
+  owner: { organizationId: AnyPgColumn; ownerId: AnyPgColumn },
 ) {
   return db
-    .select({ total: sql<string>`coalesce(sum(${table.amount_base}), 0)` })
-    .from(table)
+    .select({ total: sql<string>`coalesce(sum(${owned.amount_base}), 0)` })
+    .from(owned)
     .where(
       and(
-        eq(table.request_owner_id, options.ownerId),
-        eq(table.organization_id, options.organizationId),
-        eq(table.is_latest, true),
-        eq(table.current_status, 'approved'),
+        eq(owned.request_owner_id, owner.ownerId),
+        eq(owned.organization_id, owner.organizationId),
+        eq(owned.is_latest, true),
+        eq(owned.current_status, 'approved'),
         notExists(
           db
             .select({ one: sql`1` })
             .from(retirements)
-            .where(and(eq(retirements.request_id, table.id), eq(retirements.status, 'approved'))),
+            .where(and(eq(retirements.request_id, owned.id), eq(retirements.status, 'approved'))),
         ),
       ),
     );

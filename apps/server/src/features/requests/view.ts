@@ -7,10 +7,10 @@ import {
   ownerOldestDueDateQuery,
   type RetirementRecord,
   type RetirementReviewRow,
+  type RetirementRow,
 } from '../retirements/queries.ts';
 import type { ReviewRow } from '../reviews/queries.ts';
 import {
-  ownedRequests,
   ownerUnretiredTotalQuery,
   recordColumns,
   type RequestRecord,
@@ -90,7 +90,7 @@ export async function findRequestView(
             eq(retirements.organization_id, requests.organization_id),
           ),
         )})`,
-      unretiredTotal: sql<string>`(${ownerUnretiredTotalQuery(db, ownedRequests, owner)})`,
+      unretiredTotal: sql<string>`(${ownerUnretiredTotalQuery(db, owner)})`,
       oldestDueDate: sql<string | null>`(${ownerOldestDueDateQuery(db, owner)})`,
     })
     .from(requests)
@@ -123,5 +123,3 @@ export async function findRequestView(
     ownerOldestDueDate: oldestDueDate,
   };
 }
-
-type RetirementRow = typeof retirements.$inferSelect;
