@@ -220,18 +220,21 @@ export function streamWorkbook<T>(options: {
     let after: T | undefined;
     for (;;) {
       const records = await options.batch({ after, limit });
-      let text = '';
+      // The batch's XML as pieces joined once: a string built with += is copied again on each
+      // row and once more when encoded (issue 13: the download's largest allocation).
+      const pieces: string[] = [];
       for (const record of records) {
         rowNumber += 1;
         const values = options.row(record);
-        const cells = options.columns
-          .map((column, index) =>
+        pieces.push(`<row r="${rowNumber}">`);
+        options.columns.forEach((column, index) => {
+          pieces.push(
             cellXml(`${letters[index]}${rowNumber}`, values[column.key], styleOf[index] ?? 0),
-          )
-          .join('');
-        text += `<row r="${rowNumber}">${cells}</row>`;
+          );
+        });
+        pieces.push('</row>');
       }
-      if (text) sheet.push(strToU8(text));
+      if (pieces.length > 0) sheet.push(strToU8(pieces.join('')));
       // Back-pressure: the next batch waits until the client has read what this one made.
       if (output.writableNeedDrain) await drained(output);
       if (output.destroyed) return;

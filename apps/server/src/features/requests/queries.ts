@@ -404,28 +404,55 @@ export async function listPendingForRole(
 
 /**
  * Rows after a keyset position in newest-first order (created_at, then id, both descending): the
- * next batch of a download.
+ * next batch of a download. The position is created_at as PostgreSQL prints it, to the
+ * microsecond: a Date keeps only milliseconds, and rows of the boundary row's millisecond that
+ * are older than it would be skipped.
  */
 export function olderThan(
   table: { created_at: PgColumn; id: PgColumn },
-  after: { created_at: Date; id: string },
+  after: { position: string; id: string },
 ): SQL {
+  const position = sql`${after.position}::timestamptz`;
   return or(
-    lt(table.created_at, after.created_at),
-    and(eq(table.created_at, after.created_at), lt(table.id, after.id)),
+    lt(table.created_at, position),
+    and(eq(table.created_at, position), lt(table.id, after.id)),
   ) as SQL;
+}
+
+/** A row's created_at to the microsecond, to continue a download's batches from (olderThan). */
+export function keysetPosition(table: { created_at: PgColumn }) {
+  return sql<string>`${table.created_at}::text`;
 }
 
 /** Which rows a download's next batch reads: an organisation's, or one owner's, after a keyset position. */
 export type BatchOptions = {
   organizationId: string;
   ownerId?: string;
-  after?: { created_at: Date; id: string };
+  after?: { position: string; id: string };
   limit: number;
 };
 
+/**
+ * The columns of the requests spreadsheet and its keyset, and no others: a download reads every
+ * newest version of an organisation, and each column more is a value parsed and mapped per row
+ * (issue 13: reading every column made a 100,000-row download allocate about 460 MB).
+ */
+const sheetColumns = {
+  id: requests.id,
+  position: keysetPosition(requests),
+  purpose: requests.purpose,
+  expenditure_date: requests.expenditure_date,
+  amount_requested: requests.amount_requested,
+  amount_currency: requests.amount_currency,
+  budget_code: requests.budget_code,
+  current_status: requests.current_status,
+  approval_number: requests.approval_number,
+  created_at: requests.created_at,
+};
+export type RequestSheetRow = Awaited<ReturnType<typeof requestBatch>>[number];
+
 /** The next batch of newest versions for a download, newest first, after a keyset position. */
-export async function requestBatch(db: Executor, options: BatchOptions): Promise<RequestRecord[]> {
+export async function requestBatch(db: Executor, options: BatchOptions) {
   const conditions: SQL[] = [
     eq(requests.organization_id, options.organizationId),
     eq(requests.is_latest, true),
@@ -433,9 +460,8 @@ export async function requestBatch(db: Executor, options: BatchOptions): Promise
   if (options.ownerId) conditions.push(eq(requests.request_owner_id, options.ownerId));
   if (options.after) conditions.push(olderThan(requests, options.after));
   return db
-    .select(recordColumns)
+    .select(sheetColumns)
     .from(requests)
-    .innerJoin(budgets, eq(budgets.id, requests.budget_id))
     .where(and(...conditions))
     .orderBy(...newestFirst)
     .limit(options.limit);

@@ -1,14 +1,14 @@
 import type { Readable } from 'node:stream';
 import type { Executor } from '../../db/client.ts';
 import { dayValue, streamWorkbook } from '../../lib/workbook.ts';
-import { requestBatch, type RequestRecord } from './queries.ts';
+import { requestBatch, type RequestSheetRow } from './queries.ts';
 
 /** Streams an xlsx of the newest versions, newest first (spec §9). */
 export function requestsWorkbook(
   db: Executor,
   options: { organizationId: string; ownerId?: string },
 ): Readable {
-  return streamWorkbook<RequestRecord>({
+  return streamWorkbook<RequestSheetRow>({
     sheetName: 'Requests',
     columns: [
       { header: 'Purpose', key: 'purpose', width: 20 },

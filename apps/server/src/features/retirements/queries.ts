@@ -9,7 +9,13 @@ import { and, asc, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { requests, retirementReviews, retirements } from '../../db/schema.ts';
-import { containsPattern, olderThan, usersNamed, type BatchOptions } from '../requests/queries.ts';
+import {
+  containsPattern,
+  keysetPosition,
+  olderThan,
+  usersNamed,
+  type BatchOptions,
+} from '../requests/queries.ts';
 
 export type RetirementRow = typeof retirements.$inferSelect;
 export type NewRetirement = typeof retirements.$inferInsert;
@@ -315,15 +321,18 @@ export async function listRetirementPage(
   return { rows, total: count?.total ?? 0 };
 }
 
+/** A retirement as a download reads it: with its keyset position (olderThan). */
+export type RetirementSheetRow = RetirementRecord & { position: string };
+
 /** The next batch of retirements for a download, newest first, after a keyset position. */
 export async function retirementBatch(
   db: Executor,
   options: BatchOptions,
-): Promise<RetirementRecord[]> {
+): Promise<RetirementSheetRow[]> {
   const conditions = filterConditions({ ...options, status: 'all' });
   if (options.after) conditions.push(olderThan(retirements, options.after));
   return db
-    .select(recordColumns)
+    .select({ ...recordColumns, position: keysetPosition(retirements) })
     .from(retirements)
     .innerJoin(requests, eq(requests.id, retirements.request_id))
     .where(and(...conditions))

@@ -2,14 +2,14 @@ import type { Readable } from 'node:stream';
 import { retirementStatusLabels, type RetirementStatus } from '@imprest/domain/enums.ts';
 import type { Executor } from '../../db/client.ts';
 import { dayValue, streamWorkbook } from '../../lib/workbook.ts';
-import { retirementBatch, type RetirementRecord } from './queries.ts';
+import { retirementBatch, type RetirementSheetRow } from './queries.ts';
 
 /** Streams an xlsx of retirements, newest first (spec §9). */
 export function retirementsWorkbook(
   db: Executor,
   options: { organizationId: string; ownerId?: string },
 ): Readable {
-  return streamWorkbook<RetirementRecord>({
+  return streamWorkbook<RetirementSheetRow>({
     sheetName: 'Retirements',
     columns: [
       { header: 'Name', key: 'name', width: 24 },
