@@ -72,7 +72,11 @@ buildWhenStale({
 
 const env = { ...process.env };
 if (isDemo) env.IMPREST_DEMO = '1';
-const server = spawn(process.execPath, ['--enable-source-maps', path.join(serverDist, 'main.js')], {
+// Node's flags for the server (docs/decisions/0024), the Dockerfile's and the tests' too.
+const nodeFlags = JSON.parse(
+  fs.readFileSync(path.join(root, 'apps/server/node-flags.json'), 'utf8'),
+);
+const server = spawn(process.execPath, [...nodeFlags, path.join(serverDist, 'main.js')], {
   cwd: root,
   env,
   stdio: 'inherit',

@@ -59,6 +59,7 @@ async function main(): Promise<void> {
       const server = await startServerProcess({
         name: 'download',
         env: { DATABASE_URL: url, JWT_SECRET: secret },
+        nodeArgs: process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
       });
       const pid = server.pid;
       await new Promise((resolve) => setTimeout(resolve, 3000));

@@ -442,8 +442,15 @@ async function benchmark(
         NODE_ENV: 'production',
         ORG_TIMEZONE: config.orgTimezone,
       },
-      // BENCH_SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, to profile the server.
-      nodeArgs: process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
+      // BENCH_SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, to profile the server;
+      // BENCH_COMPARE_NODE_ARGS for the baseline's, when they should differ (the same by default).
+      nodeArgs: (
+        (entry ? process.env.BENCH_COMPARE_NODE_ARGS : undefined) ??
+        process.env.BENCH_SERVER_NODE_ARGS ??
+        ''
+      )
+        .split(' ')
+        .filter(Boolean),
       ...(entry ? { entry } : {}),
       ready: null,
     });

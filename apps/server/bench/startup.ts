@@ -13,6 +13,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { freePort } from '../src/db/embedded.ts';
 import { serverRoot } from '../src/paths.ts';
+import { serverNodeFlags } from '../test/processes.ts';
 import { log } from './support.ts';
 
 const dataDir = path.resolve(serverRoot, '../../.tmp', `bench-startup-${process.pid}`);
@@ -20,7 +21,7 @@ const modes = [
   { name: 'tsx (before)', args: ['--import', 'tsx', path.join(serverRoot, 'src/main.ts')] },
   {
     name: 'bundle (now)',
-    args: ['--enable-source-maps', path.join(serverRoot, 'dist/main.js')],
+    args: [...serverNodeFlags, path.join(serverRoot, 'dist/main.js')],
   },
 ] as const;
 const countedStarts = 3;

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,6 +45,14 @@ export type ServerProcess = {
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 /** The production bundle `npm start` runs (docs/decisions/0020), built by test/global-setup.ts. */
 export const serverEntry = path.resolve(import.meta.dirname, '../dist/main.js');
+
+/**
+ * Node's flags for the server, from apps/server/node-flags.json: `npm start` (scripts/start.mjs)
+ * and the Dockerfile run it with the same (docs/decisions/0024; src/ops/node-flags.test.ts).
+ */
+export const serverNodeFlags: string[] = JSON.parse(
+  readFileSync(path.resolve(import.meta.dirname, '../node-flags.json'), 'utf8'),
+) as string[];
 
 const live = new Set<ChildProcess>();
 process.once('exit', () => {
@@ -200,7 +209,7 @@ export async function startProcess(options: {
 }
 
 /**
- * Starts `node --enable-source-maps apps/server/dist/main.js`, as `npm start` does, on a free loopback port and waits until it
+ * Starts `node <serverNodeFlags> apps/server/dist/main.js`, as `npm start` does, on a free loopback port and waits until it
  * serves. `env` adds to (or overrides) HOST, PORT, LOG_LEVEL=info, JWT_SECRET=testJwtSecret.
  */
 export async function startServerProcess(options: {
@@ -218,7 +227,7 @@ export async function startServerProcess(options: {
   return startProcess({
     name: options.name,
     command: process.execPath,
-    args: [...(options.nodeArgs ?? []), '--enable-source-maps', options.entry ?? serverEntry],
+    args: [...(options.nodeArgs ?? []), ...serverNodeFlags, options.entry ?? serverEntry],
     env: serverEnv(port, options.env ?? {}),
     port,
     ...(options.ready !== undefined ? { ready: options.ready } : {}),
