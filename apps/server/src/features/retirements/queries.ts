@@ -321,18 +321,33 @@ export async function listRetirementPage(
   return { rows, total: count?.total ?? 0 };
 }
 
-/** A retirement as a download reads it: with its keyset position (olderThan). */
-export type RetirementSheetRow = RetirementRecord & { position: string };
+/**
+ * The columns of the retirements spreadsheet and its keyset, and no others (as the requests
+ * download, decision 0024: each column more is a value parsed and mapped per row).
+ */
+const sheetColumns = {
+  id: retirements.id,
+  position: keysetPosition(retirements),
+  name: requests.request_owner_name,
+  purpose: requests.purpose,
+  approval_number: requests.approval_number,
+  budget_code: requests.budget_code,
+  due_date: retirements.due_date,
+  submitted_at: retirements.submitted_at,
+  amount_received: retirements.amount_received,
+  amount_spent: retirements.amount_spent,
+  amount_currency: retirements.amount_currency,
+  status: retirements.status,
+  is_funds_returned: retirements.is_funds_returned,
+};
+export type RetirementSheetRow = Awaited<ReturnType<typeof retirementBatch>>[number];
 
 /** The next batch of retirements for a download, newest first, after a keyset position. */
-export async function retirementBatch(
-  db: Executor,
-  options: BatchOptions,
-): Promise<RetirementSheetRow[]> {
+export async function retirementBatch(db: Executor, options: BatchOptions) {
   const conditions = filterConditions({ ...options, status: 'all' });
   if (options.after) conditions.push(olderThan(retirements, options.after));
   return db
-    .select({ ...recordColumns, position: keysetPosition(retirements) })
+    .select(sheetColumns)
     .from(retirements)
     .innerJoin(requests, eq(requests.id, retirements.request_id))
     .where(and(...conditions))
