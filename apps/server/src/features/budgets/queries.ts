@@ -6,6 +6,7 @@ import { and, asc, count, desc, eq, getTableColumns, inArray, sql } from 'drizzl
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { budgetChanges, budgets, requests, retirements } from '../../db/schema.ts';
+import { keysetPosition, olderThan, type BatchOptions } from '../requests/queries.ts';
 import { committingStatuses, type BudgetRow } from './ledger.ts';
 
 /** A budget with its committed amount (NUMERIC text) and its number of requests. */
@@ -140,7 +141,7 @@ const budgetRequestColumns = {
   approval_number: requests.approval_number,
   created_at: requests.created_at,
   /** created_at to the microsecond (a Date keeps only milliseconds), to continue a batch from. */
-  position: sql<string>`${requests.created_at}::text`,
+  position: keysetPosition(requests),
 };
 
 /**
@@ -153,7 +154,7 @@ export async function budgetRequests(
   options: {
     budgetId: string;
     limit: number;
-    after?: { position: string; id: string };
+    after?: BatchOptions['after'];
     /** Only this owner's requests: a caller who may not read everyone's (decisions §8, §9). */
     ownerId?: string;
   },
@@ -167,9 +168,7 @@ export async function budgetRequests(
         eq(requests.budget_id, options.budgetId),
         eq(requests.is_latest, true),
         options.ownerId ? eq(requests.request_owner_id, options.ownerId) : undefined,
-        after
-          ? sql`(${requests.created_at}, ${requests.id}) < (${after.position}::timestamptz, ${after.id}::uuid)`
-          : undefined,
+        after ? olderThan(requests, after) : undefined,
       ),
     )
     .orderBy(desc(requests.created_at), desc(requests.id))
