@@ -215,7 +215,7 @@ export async function startProcess(options: {
 export async function startServerProcess(options: {
   name: string;
   env?: Record<string, string>;
-  /** Node's own flags before the entry, e.g. `--cpu-prof` (not allowed in NODE_OPTIONS). */
+  /** Node's own flags beside serverNodeFlags, e.g. `--cpu-prof` (not allowed in NODE_OPTIONS). */
   nodeArgs?: string[];
   /** Another build's dist/main.js (the load benchmark's baseline); this build's by default. */
   entry?: string;
@@ -227,7 +227,8 @@ export async function startServerProcess(options: {
   return startProcess({
     name: options.name,
     command: process.execPath,
-    args: [...(options.nodeArgs ?? []), ...serverNodeFlags, options.entry ?? serverEntry],
+    // The extra flags after ours: where both name one, V8 takes the last.
+    args: [...serverNodeFlags, ...(options.nodeArgs ?? []), options.entry ?? serverEntry],
     env: serverEnv(port, options.env ?? {}),
     port,
     ...(options.ready !== undefined ? { ready: options.ready } : {}),
