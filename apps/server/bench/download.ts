@@ -14,7 +14,7 @@ import { startSession } from '../src/features/auth/session.ts';
 import { signToken } from '../src/features/auth/tokens.ts';
 import { startServerProcess, stopAllProcesses } from '../test/processes.ts';
 import { defaultShape, seedMillionRequests } from './seed-requests.ts';
-import { log, secondsSince, withDatabase } from './support.ts';
+import { log, nodeArgsFrom, secondsSince, withDatabase } from './support.ts';
 
 const requestCount = 100_000;
 /** Issue 13's ceiling for the server process while it streams the workbook. */
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
       const server = await startServerProcess({
         name: 'download',
         env: { DATABASE_URL: url, JWT_SECRET: secret },
-        nodeArgs: process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
+        nodeArgs: nodeArgsFrom('BENCH_SERVER_NODE_ARGS') ?? [],
       });
       const pid = server.pid;
       await new Promise((resolve) => setTimeout(resolve, 3000));

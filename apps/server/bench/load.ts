@@ -40,6 +40,7 @@ import {
   buildBenchApp,
   config,
   log,
+  nodeArgsFrom,
   secondsSince,
   withDatabase,
   type BenchUser,
@@ -444,13 +445,10 @@ async function benchmark(
       },
       // BENCH_SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, to profile the server;
       // BENCH_COMPARE_NODE_ARGS for the baseline's, when they should differ (the same by default).
-      nodeArgs: (
-        (entry ? process.env.BENCH_COMPARE_NODE_ARGS : undefined) ??
-        process.env.BENCH_SERVER_NODE_ARGS ??
-        ''
-      )
-        .split(' ')
-        .filter(Boolean),
+      nodeArgs:
+        (entry ? nodeArgsFrom('BENCH_COMPARE_NODE_ARGS') : undefined) ??
+        nodeArgsFrom('BENCH_SERVER_NODE_ARGS') ??
+        [],
       ...(entry ? { entry } : {}),
       ready: null,
     });

@@ -36,6 +36,14 @@ export function log(message: string): void {
 }
 
 /** Seconds since a performance.now() reading, rounded. */
+/**
+ * Node flags for a benchmark's server from an environment variable (`BENCH_SERVER_NODE_ARGS`,
+ * `BENCH_COMPARE_NODE_ARGS`), split at spaces; undefined when it is unset.
+ */
+export function nodeArgsFrom(name: string): string[] | undefined {
+  return process.env[name]?.split(' ').filter(Boolean);
+}
+
 export function secondsSince(startedAt: number): string {
   return `${((performance.now() - startedAt) / 1000).toFixed(0)} s`;
 }
