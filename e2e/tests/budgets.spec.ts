@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { messages } from '@imprest/domain/messages.ts';
 import { todayIn } from '@imprest/domain/requests.ts';
 import ExcelJS from 'exceljs';
-import { apiToken, expectNoSidewaysScroll, shot, signIn } from './support.ts';
+import { apiToken, expectNoSidewaysScroll, phone, shot, signIn } from './support.ts';
 
 const finance = 'finance@example.com';
 const staff = 'staff@example.com';
@@ -439,4 +439,61 @@ test('staff read the budgets of their department but cannot add or edit', async 
 
   await page.goto('/dashboard/edit-budget/6105');
   await expect(page).toHaveURL(/\/dashboard\/budget$/);
+});
+
+test('the request form looks up budget codes as they are typed, twenty at a time', async ({
+  page,
+}) => {
+  // Seventeen more active codes (7260–7276: rising steam stars 7000 + Tanga 200 + 60–76), so the
+  // organisation has more than the twenty the field shows at once; removed again at the end.
+  const financeToken = await apiToken(page.request, finance);
+  const headers = { Authorization: `Bearer ${financeToken}` };
+  const ids: string[] = [];
+  try {
+    for (let costCode = 60; costCode <= 76; costCode += 1) {
+      const created = await page.request.post('/api/v1/budget', {
+        headers,
+        data: {
+          name: `Tanga mentors ${costCode} (e2e lookup)`,
+          amount: 1_000_000,
+          department: 'all',
+          amount_currency: 'tzs',
+          code: costCode,
+          meta_data: ['rising steam stars programmes', 'stemParkTanga'],
+        },
+      });
+      expect(created.status(), await created.text()).toBe(201);
+      ids.push(((await created.json()) as { data: { id: string } }).data.id);
+    }
+
+    for (const viewport of [{ width: 1280, height: 900 }, phone]) {
+      await page.setViewportSize(viewport);
+      if (viewport === phone) await page.reload();
+      else await signIn(page, staff);
+      await page.goto('/dashboard/new-requests');
+      const field = page.getByLabel('Budget Code');
+      await field.click();
+      const dropdown = page.locator('.ant-select-dropdown:visible');
+      await expect(dropdown.getByTestId('budget-code-lookup-more')).toHaveText(
+        'Showing the first 20 codes; type a code or a name to find others.',
+      );
+      await shot(page, `request-form-code-list-${viewport.width}`);
+      await field.fill('mentors 73');
+      await expect(dropdown.locator('.ant-select-item-option')).toHaveText([
+        '7273 - Tanga mentors 73 (e2e lookup)',
+      ]);
+      await expect(dropdown.getByTestId('budget-code-lookup-more')).toHaveCount(0);
+      await shot(page, `request-form-code-lookup-${viewport.width}`);
+      await field.fill('no such code');
+      await expect(dropdown).toContainText('No active budget code matches “no such code”');
+      await field.fill('7276');
+      await dropdown.getByText('7276 - Tanga mentors 76 (e2e lookup)').click();
+      await expect(page.getByText(/^Available in 7276: TZS 1,000,000/)).toBeVisible();
+    }
+  } finally {
+    for (const id of ids) {
+      const removed = await page.request.post('/api/v1/budget/remove', { headers, data: { id } });
+      expect(removed.status(), await removed.text()).toBe(200);
+    }
+  }
 });

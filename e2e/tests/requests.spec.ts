@@ -59,11 +59,20 @@ test('staff submits a request through the form; finance and the secretary approv
   const amount = form.getByLabel('Amount Required');
   await amount.fill('600000000');
   await expect(amount).toHaveValue('600,000,000');
+  // The field asks the server for the few codes matching what is typed, not for all of them.
+  const lookup = page.waitForResponse((response) => {
+    const url = new URL(response.url());
+    return url.pathname.endsWith('/budget/codes') && url.searchParams.get('search') === '6105';
+  });
   await page.getByLabel('Budget Code').fill('6105');
+  const looked = await lookup;
+  expect(new URL(looked.url()).searchParams.get('limit')).toBe('20');
+  expect(looked.status()).toBe(200);
   await page
     .locator('.ant-select-dropdown:visible')
     .getByText(/^6105 - /)
     .click();
+  await expect(form.getByText(/^Available in 6105: /)).toBeVisible();
   await expect(page.getByText(messages.amountExceedsBalance)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Submit' })).toHaveCount(0);
   await shot(page, 'request-form-over-balance-1280');
@@ -175,6 +184,11 @@ test('a request returned for edits is resubmitted by its owner as a second versi
   const amount = form.getByLabel('Amount Required');
   await expect(amount).toHaveValue('2,000,000');
   await expect(form.getByLabel('Name of Supplier')).toHaveValue('Kariakoo Supplies');
+  // The request's code shows with its name and available amount before any lookup lists it.
+  await expect(
+    form.locator('.ant-form-item').filter({ has: form.getByLabel('Budget Code') }),
+  ).toContainText('6105 - Dar park operations');
+  await expect(form.getByText(/^Available in 6105: /)).toBeVisible();
   await amount.fill('2500000');
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByText('Request successful')).toBeVisible();

@@ -540,6 +540,12 @@ async function benchmark(
     { name: 'budget detail', shot: get(`budget/${someBudget}`), as: 'finance' },
     { name: 'budget codes', shot: get('budget/codes'), as: 'staff' },
     {
+      // The request form's lookup after two typed characters: codes starting with them first.
+      name: 'budget codes, typed lookup',
+      shot: get(`budget/codes?search=${someBudget.slice(0, 2)}&limit=20`),
+      as: 'staff',
+    },
+    {
       name: 'budget balance',
       shot: get(`budget/${someBudget}/balance?amount=250000`),
       as: 'staff',

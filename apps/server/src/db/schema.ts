@@ -158,6 +158,10 @@ export const budgets = pgTable(
       'gin',
       sql`(lower(${table.name} || ' ' || ${table.code})) gin_trgm_ops`,
     ),
+    // The request form's lookup: active codes starting with what is typed, in any collation.
+    index('budgets_active_code_prefix_idx')
+      .on(table.organization_id, table.code.op('text_pattern_ops'))
+      .where(sql`${table.current_status} = 'active'`),
   ],
 );
 

@@ -241,7 +241,26 @@ export const budgetListResponse = z.object({
 });
 export type BudgetListResponse = z.infer<typeof budgetListResponse>;
 
-/** `GET budget/codes`: every active code, for the request form's budget-code field. */
+/** Most codes one lookup of `GET budget/codes` answers with. */
+export const maxBudgetCodeLookup = 100;
+
+/**
+ * `GET budget/codes?search=&limit=`: without either, every active code (spec §7). `search` keeps
+ * the codes whose code or name contains it, codes starting with it first; `limit` caps the answer,
+ * so the request form asks for the few codes matching what is typed, not all of them.
+ */
+export const budgetCodesQuery = z.object({
+  search: storableText().trim().max(200).optional(),
+  limit: z.coerce
+    .number({ message: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(maxBudgetCodeLookup, `limit must be at most ${maxBudgetCodeLookup}`)
+    .optional(),
+});
+export type BudgetCodesQuery = z.infer<typeof budgetCodesQuery>;
+
+/** `GET budget/codes`: active codes, for the request form's budget-code field. */
 export const budgetCodesResponse = z.object({
   budget_codes: z.array(
     z.object({

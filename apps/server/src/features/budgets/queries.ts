@@ -2,9 +2,21 @@ import { changesBetween, type AuditAction } from '@imprest/domain/audit.ts';
 import { recordAudit } from '../audit/record.ts';
 import type { BudgetChangeAction } from '@imprest/domain/budgets.ts';
 import type { BudgetSnapshot } from '@imprest/domain/api/budgets.ts';
-import { and, asc, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  not,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
+import { containsPattern, startsWithPattern } from '../../db/like.ts';
 import { budgetChanges, budgets, requests, retirements } from '../../db/schema.ts';
 import { keysetPosition, olderThan, type BatchOptions } from '../requests/queries.ts';
 import { committingStatuses, type BudgetRow } from './ledger.ts';
@@ -64,11 +76,6 @@ export async function countBudgetRequests(db: Executor, budgetId: string): Promi
   return row?.total ?? 0;
 }
 
-/** `%text%` for LIKE, with the wildcards a person might type taken literally. */
-function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}
-
 /**
  * One page of an organisation's budgets ordered by code, with the total count. `departments`
  * null means every department (spec §6). The page is chosen first and the totals are computed for
@@ -90,9 +97,7 @@ export async function listBudgets(
     options.departments ? inArray(budgets.department, options.departments) : undefined,
     options.department ? eq(budgets.department, options.department) : undefined,
     // Same expression as budgets_search_idx (trigram), so the index answers it.
-    options.search
-      ? sql`lower(${budgets.name} || ' ' || ${budgets.code}) LIKE ${containsPattern(options.search)}`
-      : undefined,
+    options.search ? sql`${budgetSearchText} LIKE ${containsPattern(options.search)}` : undefined,
   );
   const page = db
     .select({ id: budgets.id })
@@ -113,20 +118,53 @@ export async function listBudgets(
   return { rows, total };
 }
 
-/** Every active budget of an organisation with its committed amount, ordered by code. */
-export async function listActiveBudgets(db: Executor, organizationId: string) {
-  return db
-    .select({
-      code: budgets.code,
-      name: budgets.name,
-      currency: budgets.currency,
-      amount: budgets.amount,
-      current_status: budgets.current_status,
-      committed: budgets.committed,
-    })
-    .from(budgets)
-    .where(and(eq(budgets.organization_id, organizationId), eq(budgets.current_status, 'active')))
-    .orderBy(asc(budgets.code));
+/** The searchable text of a budget: the expression of budgets_search_idx (trigram). */
+const budgetSearchText = sql`lower(${budgets.name} || ' ' || ${budgets.code})`;
+
+const budgetCodeColumns = {
+  code: budgets.code,
+  name: budgets.name,
+  currency: budgets.currency,
+  amount: budgets.amount,
+  current_status: budgets.current_status,
+  committed: budgets.committed,
+};
+
+/**
+ * Active budgets of an organisation with their committed amounts, ordered by code: all of them, or
+ * those whose code or name contains `search`, at most `limit`. Codes starting with what is typed
+ * come first, read on budgets_active_code_prefix_idx; the names containing it follow only when
+ * those do not fill the answer.
+ */
+export async function listActiveBudgets(
+  db: Executor,
+  options: { organizationId: string; search?: string | undefined; limit?: number | undefined },
+) {
+  const { search, limit } = options;
+  const activeWhere = (condition: SQL | undefined, most: number | undefined) => {
+    const query = db
+      .select(budgetCodeColumns)
+      .from(budgets)
+      .where(
+        and(
+          eq(budgets.organization_id, options.organizationId),
+          eq(budgets.current_status, 'active'),
+          condition,
+        ),
+      )
+      .orderBy(asc(budgets.code));
+    return most === undefined ? query : query.limit(most);
+  };
+  if (!search) return activeWhere(undefined, limit);
+  const startsWith = sql`${budgets.code} LIKE ${startsWithPattern(search)}`;
+  // Codes are digits, so only digits can start one.
+  const first = /^\d+$/.test(search) ? await activeWhere(startsWith, limit) : [];
+  if (limit !== undefined && first.length >= limit) return first;
+  const rest = await activeWhere(
+    and(sql`${budgetSearchText} LIKE ${containsPattern(search)}`, not(startsWith)),
+    limit === undefined ? undefined : limit - first.length,
+  );
+  return [...first, ...rest];
 }
 
 const budgetRequestColumns = {

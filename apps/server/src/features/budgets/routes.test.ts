@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { budgetCode } from '@imprest/domain/budget-code.ts';
 import type { Branch, BudgetCategory, Currency, RequestStatus } from '@imprest/domain/enums.ts';
+import type { BudgetCodesResponse } from '@imprest/domain/api/budgets.ts';
 import { messages } from '@imprest/domain/messages.ts';
 import { asc, eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
@@ -540,6 +541,46 @@ describe('GET /budget/codes', () => {
         { code: '6102', name: 'Open', currency: 'usd', has_balance: true, available: 500 },
       ],
     });
+  });
+
+  it('looks up the active codes matching what is typed, codes starting with it first, at most limit', async () => {
+    await buildBudget({ costCode: 1, name: 'Dar park operations' });
+    await buildBudget({ costCode: 2, name: 'Dar fuel' });
+    await buildBudget({
+      category: 'marketing and advertisements',
+      costCode: 5,
+      name: 'Route 61 buses',
+    });
+    await buildBudget({ costCode: 3, name: 'Archived 61', status: 'archived' });
+    await buildBudget({ organization: otherOrganizationId, costCode: 4, name: 'Elsewhere 61' });
+    const codesOf = async (query: string) => {
+      const response = await get(staff, `budget/codes?${query}`);
+      expect(response.statusCode).toBe(200);
+      return (response.json() as BudgetCodesResponse).budget_codes.map((entry) => entry.code);
+    };
+    // Codes starting with "61" before the name that merely contains it.
+    expect(await codesOf('search=61')).toEqual(['6101', '6102', '4105']);
+    expect(await codesOf('search=61&limit=2')).toEqual(['6101', '6102']);
+    expect(await codesOf('limit=1')).toEqual(['4105']);
+    expect(await codesOf('search=%20ROUTE%20')).toEqual(['4105']);
+    expect(await codesOf('search=dar')).toEqual(['6101', '6102']);
+    // A wildcard typed is a character, not a pattern; an empty search is no search.
+    expect(await codesOf('search=%25')).toEqual([]);
+    expect(await codesOf('search=_')).toEqual([]);
+    expect(await codesOf('search=')).toEqual(['4105', '6101', '6102']);
+  });
+
+  it('refuses a limit that is not a whole number from 1 to 100 (400)', async () => {
+    for (const [limit, message] of [
+      ['0', 'limit must be at least 1'],
+      ['101', 'limit must be at most 100'],
+      ['1.5', 'limit must be a whole number'],
+      ['x', 'limit must be a number'],
+    ]) {
+      const response = await get(staff, `budget/codes?limit=${limit}`);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toContain(message);
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import {
   balanceQuery,
   balanceResponse,
   budgetCodeParam,
+  budgetCodesQuery,
   budgetCodesResponse,
   budgetDetailResponse,
   budgetListQuery,
@@ -57,12 +58,15 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: 'Every active budget code with its available amount',
+          summary:
+            'Active budget codes with their available amounts: all, or those matching search (at most limit)',
           security,
-          response: { 200: budgetCodesResponse, ...errorResponses(401) },
+          querystring: budgetCodesQuery,
+          response: { 200: budgetCodesResponse, ...errorResponses(400, 401) },
         },
       },
-      async (request) => listBudgetCodes(context, { actor: actorOf(request) }),
+      async (request) =>
+        listBudgetCodes(context, { actor: actorOf(request), query: request.query }),
     );
 
     app.get(

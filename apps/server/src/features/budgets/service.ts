@@ -3,6 +3,7 @@ import {
   budgetDetailRequestLimit,
   budgetEditOf,
   type BalanceResponse,
+  type BudgetCodesQuery,
   type BudgetCodesResponse,
   type BudgetDetailResponse,
   type BudgetListQuery,
@@ -178,13 +179,20 @@ export async function getBudget(
   };
 }
 
-/** Every active budget code with its available amount, for the request form (any user). */
+/**
+ * Active budget codes with their available amounts, for the request form (any user): all of them,
+ * or the few matching what is typed (`search`, `limit`).
+ */
 export async function listBudgetCodes(
   context: AppContext,
-  options: { actor: Actor },
+  options: { actor: Actor; query: BudgetCodesQuery },
 ): Promise<BudgetCodesResponse> {
   authorizeBudget(options.actor, 'lookup');
-  const rows = await listActiveBudgets(context.db, options.actor.organization_id);
+  const rows = await listActiveBudgets(context.db, {
+    organizationId: options.actor.organization_id,
+    search: options.query.search || undefined,
+    limit: options.query.limit,
+  });
   return {
     budget_codes: rows.map((row) => {
       const available = availableOf(toAmount(row.amount), toAmount(row.committed));

@@ -17,6 +17,7 @@ import {
 } from 'drizzle-orm';
 import { alias, type AnyPgColumn, type PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
+import { containsPattern } from '../../db/like.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import { budgets, requests, retirements, users } from '../../db/schema.ts';
 import type { BudgetRow } from '../budgets/ledger.ts';
@@ -135,11 +136,6 @@ export function ownerUnretiredTotalQuery(
         ),
       ),
     );
-}
-
-/** A LIKE pattern matching a term anywhere, with the term's own wildcards escaped. */
-export function containsPattern(term: string): string {
-  return `%${term.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
 /** Approval numbers, lower-cased: the expression of requests_search_idx. */

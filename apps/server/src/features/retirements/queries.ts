@@ -8,14 +8,9 @@ import { outstandingRetirementStatuses } from '@imprest/domain/retirements.ts';
 import { and, asc, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
+import { containsPattern } from '../../db/like.ts';
 import { requests, retirementReviews, retirements } from '../../db/schema.ts';
-import {
-  containsPattern,
-  keysetPosition,
-  olderThan,
-  usersNamed,
-  type BatchOptions,
-} from '../requests/queries.ts';
+import { keysetPosition, olderThan, usersNamed, type BatchOptions } from '../requests/queries.ts';
 
 export type RetirementRow = typeof retirements.$inferSelect;
 export type NewRetirement = typeof retirements.$inferInsert;

@@ -1,7 +1,7 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { organizations, users } from '../../db/schema.ts';
-import { containsPattern } from '../requests/queries.ts';
+import { containsPattern } from '../../db/like.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type UserWithOrganization = UserRow & { organization_name: string };

@@ -29,17 +29,10 @@ import { useGoBack } from '../../../lib/use-go-back.ts';
 import { paths } from '../../../paths.ts';
 import { FileUploadArea } from '../../../components/files/components/file-upload-area.tsx';
 import { useBudgetBalance } from '../api/check-budget-balance.ts';
-import { useBudgetCodes, type BudgetCodeEntry } from '../api/get-budget-codes.ts';
 import { useResubmitRequest } from '../api/resubmit-request.ts';
 import { useSubmitRequest, type SubmitRequestBody } from '../api/submit-request.ts';
-import {
-  budgetCodeLabel,
-  fieldLabels,
-  modeLabel,
-  modesOf,
-  modeText,
-  supplierLabel,
-} from './request-fields.ts';
+import { BudgetCodeSelect } from './budget-code-select.tsx';
+import { fieldLabels, modeLabel, modesOf, modeText, supplierLabel } from './request-fields.ts';
 
 /** Spec §8: a refused submission. */
 const submitFailed = 'Error! Invalid data in request submitted';
@@ -142,12 +135,6 @@ function isBeforeToday(date: Dayjs): boolean {
   return date.isBefore(dayjs(), 'day');
 }
 
-function filterBudgetCode(input: string, option?: { label?: unknown }): boolean {
-  return String(option?.label ?? '')
-    .toLowerCase()
-    .includes(input.trim().toLowerCase());
-}
-
 type RequestFormProps = {
   user: UserResponse;
   /** The request returned for edits that this form resubmits (edit mode). */
@@ -166,7 +153,6 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
   const submit = useSubmitRequest();
   const resubmit = useResubmitRequest();
   const mutation = editing ? resubmit : submit;
-  const budgetCodes = useBudgetCodes();
   const [isUploading, setIsUploading] = useState(false);
 
   const purpose = Form.useWatch('purpose', form);
@@ -178,9 +164,8 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
   const balance = useBudgetBalance(budgetCode, checkedAmount);
 
   const modes = modesOf(purpose);
-  const selectedBudget: BudgetCodeEntry | undefined = budgetCodes.data?.find(
-    (entry) => entry.code === budgetCode,
-  );
+  // The chosen code's live figures (its last answer stays while a new amount is checked).
+  const selectedBudget = budgetCode ? balance.data : undefined;
 
   // Spec §5: compare with the chosen code's available amount as soon as it is known; the
   // typed amount is compared at once, while its own check is still on the way.
@@ -343,7 +328,7 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
             ]}
             extra={
               selectedBudget
-                ? `Available in ${selectedBudget.code}: ${formatAmount(selectedBudget.available, selectedBudget.currency)}`
+                ? `Available in ${budgetCode}: ${formatAmount(selectedBudget.available, selectedBudget.currency)}`
                 : undefined
             }
           >
@@ -368,16 +353,7 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
             name="budgetCode"
             rules={[{ required: true, message: 'Choose a budget code' }]}
           >
-            <Select
-              showSearch={{ filterOption: filterBudgetCode }}
-              placeholder="Select a budget code"
-              loading={budgetCodes.isPending}
-              notFoundContent={budgetCodes.isError ? budgetCodes.error.message : undefined}
-              options={(budgetCodes.data ?? []).map((entry) => ({
-                value: entry.code,
-                label: budgetCodeLabel(entry),
-              }))}
-            />
+            <BudgetCodeSelect current={editing?.budget} />
           </Form.Item>
         </Col>
         <Col {...half}>

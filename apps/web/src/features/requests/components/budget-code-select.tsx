@@ -1,0 +1,89 @@
+import { Select, Spin, Typography } from 'antd';
+import { useState } from 'react';
+import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
+import { budgetCodeLookupSize, useBudgetCodeLookup } from '../api/get-budget-codes.ts';
+import { budgetCodeLabel } from './request-fields.ts';
+
+/** How long typing rests before the lookup asks the server. */
+const lookupDelayMs = 250;
+
+type BudgetCodeSelectProps = {
+  /** Given by Form.Item: the field's id (its label points at it), value and change handler. */
+  id?: string;
+  value?: string;
+  onChange?: (code: string) => void;
+  /** The code an edited request already has, shown until a lookup finds it. */
+  current?: { code: string; name: string };
+};
+
+/** Keeps the options already shown that match what is typed, while the server is asked. */
+function matchesTyped(input: string, option?: { label?: unknown }): boolean {
+  return String(option?.label ?? '')
+    .toLowerCase()
+    .includes(input.trim().toLowerCase());
+}
+
+/**
+ * The request form's budget-code field (spec §5): it asks the server for the few active codes
+ * matching what is typed, so an organisation with thousands of codes sends twenty, not all.
+ */
+export function BudgetCodeSelect({ id, value, onChange, current }: BudgetCodeSelectProps) {
+  const [typed, setTyped] = useState('');
+  const search = useDebouncedValue(typed.trim(), lookupDelayMs);
+  const lookup = useBudgetCodeLookup(search);
+  const [chosen, setChosen] = useState(current);
+
+  const entries = lookup.data ?? [];
+  const options = entries.map((entry) => ({ value: entry.code, label: budgetCodeLabel(entry) }));
+  // The chosen code keeps its label when a later lookup no longer lists it.
+  if (chosen && chosen.code === value && !entries.some((entry) => entry.code === value)) {
+    options.unshift({ value: chosen.code, label: budgetCodeLabel(chosen) });
+  }
+  const isLooking = lookup.isFetching || search !== typed.trim();
+
+  function handleChange(code: string) {
+    const entry = entries.find((candidate) => candidate.code === code);
+    if (entry) setChosen(entry);
+    onChange?.(code);
+  }
+
+  return (
+    <Select
+      id={id}
+      value={value}
+      onChange={handleChange}
+      showSearch={{ filterOption: matchesTyped, onSearch: setTyped, searchValue: typed }}
+      onOpenChange={(open) => {
+        if (!open) setTyped('');
+      }}
+      placeholder="Select a budget code"
+      loading={isLooking}
+      notFoundContent={
+        lookup.isError ? (
+          lookup.error.message
+        ) : isLooking ? (
+          <Spin size="small" />
+        ) : typed.trim() ? (
+          `No active budget code matches “${typed.trim()}”`
+        ) : (
+          'No active budget codes'
+        )
+      }
+      options={options}
+      popupRender={(menu) => (
+        <>
+          {menu}
+          {entries.length >= budgetCodeLookupSize ? (
+            <Typography.Text
+              type="secondary"
+              style={{ display: 'block', padding: '4px 12px', fontSize: 12 }}
+              data-testid="budget-code-lookup-more"
+            >
+              Showing the first {budgetCodeLookupSize} codes; type a code or a name to find others.
+            </Typography.Text>
+          ) : null}
+        </>
+      )}
+    />
+  );
+}
