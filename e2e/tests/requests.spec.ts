@@ -185,9 +185,9 @@ test('a request returned for edits is resubmitted by its owner as a second versi
   await expect(amount).toHaveValue('2,000,000');
   await expect(form.getByLabel('Name of Supplier')).toHaveValue('Kariakoo Supplies');
   // The request's code shows with its name and available amount before any lookup lists it.
-  await expect(
-    form.locator('.ant-form-item').filter({ has: form.getByLabel('Budget Code') }),
-  ).toContainText('6105 - Dar park operations');
+  await expect(form.locator('.ant-form-item').filter({ hasText: 'Budget Code' })).toContainText(
+    '6105 - Dar park operations',
+  );
   await expect(form.getByText(/^Available in 6105: /)).toBeVisible();
   await amount.fill('2500000');
   await page.getByRole('button', { name: 'Submit' }).click();
