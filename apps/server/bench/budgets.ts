@@ -206,6 +206,11 @@ async function measure(db: Database): Promise<Phase> {
       () => get('budget/codes', staff),
       codesCalls,
     ),
+    // The request form's lookup: the first 20 codes matching one, two or four typed digits.
+    'codes lookup as typed (first 20)': await time((i) => {
+      const typed = pick(i).slice(0, [1, 2, 4][i % 3]);
+      return get(`budget/codes?search=${typed}&limit=20`, staff);
+    }),
   };
   const load = await underLoad(listPage, { total: loadCalls, concurrency: loadConcurrency });
   await app.close();
