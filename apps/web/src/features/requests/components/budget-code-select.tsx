@@ -32,6 +32,7 @@ export function BudgetCodeSelect({ id, value, onChange, current }: BudgetCodeSel
   const search = useDebouncedValue(typed.trim(), lookupDelayMs);
   const lookup = useBudgetCodeLookup(search);
   const [chosen, setChosen] = useState(current);
+  const [isOpen, setIsOpen] = useState(false);
 
   const entries = lookup.data ?? [];
   const options = entries.map((entry) => ({ value: entry.code, label: budgetCodeLabel(entry) }));
@@ -39,7 +40,8 @@ export function BudgetCodeSelect({ id, value, onChange, current }: BudgetCodeSel
   if (chosen && chosen.code === value && !entries.some((entry) => entry.code === value)) {
     options.unshift({ value: chosen.code, label: budgetCodeLabel(chosen) });
   }
-  const isLooking = lookup.isFetching || search !== typed.trim();
+  // Only an open list shows its progress; a closed field refreshing its first page stays quiet.
+  const isLooking = isOpen && (lookup.isFetching || search !== typed.trim());
 
   function handleChange(code: string) {
     const entry = entries.find((candidate) => candidate.code === code);
@@ -54,6 +56,7 @@ export function BudgetCodeSelect({ id, value, onChange, current }: BudgetCodeSel
       onChange={handleChange}
       showSearch={{ filterOption: matchesTyped, onSearch: setTyped, searchValue: typed }}
       onOpenChange={(open) => {
+        setIsOpen(open);
         if (!open) setTyped('');
       }}
       placeholder="Select a budget code"
