@@ -484,6 +484,11 @@ test('the request form looks up budget codes as they are typed, twenty at a time
       ]);
       await expect(dropdown.getByTestId('budget-code-lookup-more')).toHaveCount(0);
       await shot(page, `request-form-code-lookup-${viewport.width}`);
+      // The server matches "name code", which the option's label ("code - name") does not contain.
+      await field.fill('lookup) 7274');
+      await expect(dropdown.locator('.ant-select-item-option')).toHaveText([
+        '7274 - Tanga mentors 74 (e2e lookup)',
+      ]);
       await field.fill('no such code');
       await expect(dropdown).toContainText('No active budget code matches “no such code”');
       await field.fill('7276');

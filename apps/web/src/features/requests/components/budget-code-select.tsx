@@ -36,12 +36,17 @@ export function BudgetCodeSelect({ id, value, onChange, current }: BudgetCodeSel
 
   const entries = lookup.data ?? [];
   const options = entries.map((entry) => ({ value: entry.code, label: budgetCodeLabel(entry) }));
-  // The chosen code keeps its label when a later lookup no longer lists it.
-  if (chosen && chosen.code === value && !entries.some((entry) => entry.code === value)) {
+  // The chosen code keeps its label when a later lookup no longer lists it (while nothing is typed:
+  // typing hides the label anyway, and the list then shows only what matches).
+  const typedText = typed.trim();
+  if (chosen && chosen.code === value && !typedText && !entries.some((e) => e.code === value)) {
     options.unshift({ value: chosen.code, label: budgetCodeLabel(chosen) });
   }
   // Only an open list shows its progress; a closed field refreshing its first page stays quiet.
-  const isLooking = isOpen && (lookup.isFetching || search !== typed.trim());
+  const isLooking = isOpen && (lookup.isFetching || search !== typedText);
+  // The server's answer for what is typed is shown as it is: it matches names as "name code", which
+  // the label ("code - name") may not contain. Until it comes, the last answer is narrowed here.
+  const isAnswerForTyped = search === typedText && !lookup.isPlaceholderData;
 
   function handleChange(code: string) {
     const entry = entries.find((candidate) => candidate.code === code);
@@ -54,7 +59,11 @@ export function BudgetCodeSelect({ id, value, onChange, current }: BudgetCodeSel
       id={id}
       value={value}
       onChange={handleChange}
-      showSearch={{ filterOption: matchesTyped, onSearch: setTyped, searchValue: typed }}
+      showSearch={{
+        filterOption: isAnswerForTyped ? false : matchesTyped,
+        onSearch: setTyped,
+        searchValue: typed,
+      }}
       onOpenChange={(open) => {
         setIsOpen(open);
         if (!open) setTyped('');
@@ -66,8 +75,8 @@ export function BudgetCodeSelect({ id, value, onChange, current }: BudgetCodeSel
           lookup.error.message
         ) : isLooking ? (
           <Spin size="small" />
-        ) : typed.trim() ? (
-          `No active budget code matches “${typed.trim()}”`
+        ) : typedText ? (
+          `No active budget code matches “${typedText}”`
         ) : (
           'No active budget codes'
         )
