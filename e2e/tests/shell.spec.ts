@@ -98,6 +98,40 @@ test('log out returns to sign-in and forgets the session', async ({ page }) => {
   await expect(page).toHaveURL(/\/$/);
 });
 
+test('a session check answered after Log Out does not sign the user in again', async ({ page }) => {
+  // The socket's first connection checks the session (validate-token). That check is held here,
+  // answered by the server but not yet handed to the page, while the user logs out.
+  let hold: (() => void) | undefined;
+  const held = new Promise<void>((resolve) => (hold = resolve));
+  let release: (() => void) | undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/v1/users/validate-token', async (route) => {
+    const response = await route.fetch();
+    hold?.();
+    await released;
+    await route.fulfill({ response });
+  });
+  await signIn(page, 'staff@example.com');
+  await held;
+  await page.getByTestId('user-menu').click();
+  await page.getByText('Log Out', { exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+  const visited: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) visited.push(new URL(frame.url()).pathname);
+  });
+  const answered = page.waitForResponse('**/api/v1/users/validate-token');
+  release?.();
+  expect((await answered).status()).toBe(200);
+  // Nothing is to happen now; give the page a moment in which it would have signed in again.
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 1000)));
+  expect(await page.evaluate(() => window.localStorage.getItem('token'))).toBeNull();
+  // Not even for a moment back on the dashboard (until a 401 would send the user out again).
+  expect(visited).toEqual([]);
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByLabel('Email')).toBeVisible();
+});
+
 test('the service worker is served at /sw.js and registered with root scope', async ({ page }) => {
   const response = await page.request.get('/sw.js');
   expect(response.status()).toBe(200);

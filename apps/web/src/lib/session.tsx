@@ -126,11 +126,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     async (pending?: Promise<AuthResponse>) => {
       try {
         const auth = await (pending ?? validateToken());
+        // Signed out while the check was on its way (Log Out right after the socket connected):
+        // its answer is about a session that is over and must not sign the user in again.
+        if (!readToken()) return;
         // At cold start this swaps the loader for the whole signed-in page: a transition, so that
         // React draws it in slices that leave the main thread free (issue 13: Home's Total
         // Blocking Time) rather than in one task of a second or more on a phone.
         startTransition(() => signIn(auth));
       } catch (error) {
+        if (!readToken()) return;
         if (error instanceof ApiError) {
           endSession('rejected');
           return;
@@ -185,7 +189,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const token = readToken();
       if (!token) return false;
       try {
-        signIn(await validateToken());
+        const auth = await validateToken();
+        // Signed out meanwhile: the session this answer is about is over.
+        if (!readToken()) return false;
+        signIn(auth);
         return true;
       } catch (error) {
         if (!(error instanceof ApiError)) return true;
