@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { budgetCode, isCostCode } from './budget-code.ts';
+import { budgetCode, couldStartBudgetCode, isCostCode } from './budget-code.ts';
 import { branchNames, branches, budgetCategories, budgetCategoryNames } from './enums.ts';
 
 describe('budgetCode', () => {
@@ -33,5 +33,25 @@ describe('budgetCode', () => {
         },
       ),
     );
+  });
+});
+
+describe('couldStartBudgetCode', () => {
+  it('holds for every start of every code, and for nothing that is not digits', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...budgetCategoryNames),
+        fc.constantFrom(...branchNames),
+        fc.integer({ min: 1, max: 99 }),
+        fc.integer({ min: 1, max: 4 }),
+        (category, branch, costCode, length) => {
+          const code = budgetCode({ category, branch, costCode });
+          expect(couldStartBudgetCode(code.slice(0, length))).toBe(true);
+        },
+      ),
+    );
+    for (const text of ['', 'dar', '61a', '6 1', '%', '-61', '6.1']) {
+      expect(couldStartBudgetCode(text)).toBe(false);
+    }
   });
 });

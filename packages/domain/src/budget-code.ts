@@ -19,3 +19,11 @@ export function budgetCode(options: {
     throw new RangeError(`cost code must be ${costCodeMin}–${costCodeMax}`);
   return String(budgetCategories[options.category] + branches[options.branch] + options.costCode);
 }
+
+/**
+ * Whether typed text could be the start of a budget code. A code is a sum of numbers, so it is
+ * digits only: the codes lookup reads codes starting with the text only when this holds.
+ */
+export function couldStartBudgetCode(text: string): boolean {
+  return /^\d+$/.test(text);
+}

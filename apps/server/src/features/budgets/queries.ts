@@ -1,5 +1,6 @@
 import { changesBetween, type AuditAction } from '@imprest/domain/audit.ts';
 import { recordAudit } from '../audit/record.ts';
+import { couldStartBudgetCode } from '@imprest/domain/budget-code.ts';
 import type { BudgetChangeAction } from '@imprest/domain/budgets.ts';
 import type { BudgetSnapshot } from '@imprest/domain/api/budgets.ts';
 import {
@@ -157,8 +158,7 @@ export async function listActiveBudgets(
   };
   if (!search) return activeWhere(undefined, limit);
   const startsWith = sql`${budgets.code} LIKE ${startsWithPattern(search)}`;
-  // Codes are digits, so only digits can start one.
-  const first = /^\d+$/.test(search) ? await activeWhere(startsWith, limit) : [];
+  const first = couldStartBudgetCode(search) ? await activeWhere(startsWith, limit) : [];
   if (limit !== undefined && first.length >= limit) return first;
   const rest = await activeWhere(
     and(sql`${budgetSearchText} LIKE ${containsPattern(search)}`, not(startsWith)),
