@@ -120,14 +120,14 @@ function EditBudgetForm({ budget, onSaved }: EditBudgetFormProps) {
       cancelText: 'Cancel',
       onOk: () => {
         update.reset();
-        remove.mutate(
-          { id: budget.id },
-          {
-            onSuccess: (removed) => {
-              void message.success(`Budget ${removed.code} deleted.`);
-              void navigate(paths.dashboard.budgets.getHref(), { replace: true });
-            },
+        // The promise, not mutate's onSuccess: a socket's budgets refresh can answer 404 for the
+        // deleted budget and unmount this page first, and mutate's callbacks die with it.
+        void remove.mutateAsync({ id: budget.id }).then(
+          (removed) => {
+            void message.success(`Budget ${removed.code} deleted.`);
+            void navigate(paths.dashboard.budgets.getHref(), { replace: true });
           },
+          () => undefined, // shown by the form as its failure (remove.error)
         );
       },
     });

@@ -16,6 +16,7 @@ export function useDeleteUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteUser,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
+    // Not awaited: the caller leaves the deleted user's page before its refetch answers 404.
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: userKeys.all }),
   });
 }

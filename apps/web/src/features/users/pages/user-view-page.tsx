@@ -109,9 +109,12 @@ function UserView({ user }: { user: UserResponse }) {
   }
 
   function handleDelete() {
-    remove.mutate(user.id, {
-      onSuccess: () => void navigate(paths.dashboard.users.getHref(), { replace: true }),
-    });
+    // The promise, not mutate's onSuccess: the users refresh (ours or a socket's) can answer 404
+    // for the deleted user and unmount this view first, and mutate's callbacks die with it.
+    void remove.mutateAsync(user.id).then(
+      () => void navigate(paths.dashboard.users.getHref(), { replace: true }),
+      () => undefined, // shown by the alert above (remove.isError)
+    );
   }
 
   return (
