@@ -326,6 +326,10 @@ test('home shows the counts, recent requests and the requests waiting for the ro
   page,
   request,
 }) => {
+  // More than a page waits for finance, the newest (130,000) on the last page: oldest first.
+  for (let index = 0; index < 10; index += 1) {
+    await createRequest(request, { amount_requested: 1_000 + index });
+  }
   await createRequest(request, { amount_requested: 130_000 });
   await page.setViewportSize(desktop);
   await signIn(page, 'staff@example.com');
@@ -346,9 +350,29 @@ test('home shows the counts, recent requests and the requests waiting for the ro
 
   await page.getByTestId('user-menu').click();
   await page.getByRole('menuitem', { name: 'Log Out' }).click();
+  // The queue is paged by the server, 10 a page (decisions §2), so every request waiting for the
+  // role can be reached, not only the first 100 (issue 13).
+  type PendingPage = { data: unknown[]; total: number };
+  const pendingPages: { url: URL; body: Promise<PendingPage> }[] = [];
+  page.on('response', (response) => {
+    if (!response.url().includes('/requests/finance_officer/pending/')) return;
+    pendingPages.push({ url: new URL(response.url()), body: response.json() });
+  });
   await signIn(page, 'finance@example.com');
   const pending = page.getByTestId('pending-requests');
   await expectOnLastPage(pending, 'TZS 130,000');
+  const [first] = pendingPages;
+  expect(first?.url.searchParams.get('per_page')).toBe('10');
+  expect(first?.url.searchParams.get('page')).toBe('1');
+  const { total, data } = await first!.body;
+  expect(data).toHaveLength(10);
+  const lastPage = Math.ceil(total / 10);
+  expect(lastPage).toBeGreaterThan(1);
+  await expect(pending.locator('.ant-pagination-item').last()).toHaveText(String(lastPage));
+  await expect(pending.locator('.ant-pagination-item-active')).toHaveText(String(lastPage));
+  const last = pendingPages.at(-1)!;
+  expect(last.url.searchParams.get('page')).toBe(String(lastPage));
+  expect((await last.body).data).toHaveLength(total - (lastPage - 1) * 10);
 
   // Staff mode lists finance's own requests (none); Admin mode everyone's (spec §1, §2).
   await page.goto('/dashboard/requests');
@@ -359,6 +383,7 @@ test('home shows the counts, recent requests and the requests waiting for the ro
   ).toBeVisible();
   await page.getByTestId('mode-switcher').getByText('Staff', { exact: true }).click();
   await page.goto('/dashboard');
+  await expect(pending.getByTestId('request-row').first()).toBeVisible();
   await shot(page, 'home-finance-1280');
   await page.setViewportSize(phone);
   await expectNoSidewaysScroll(page);

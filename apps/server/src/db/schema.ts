@@ -312,6 +312,8 @@ export const requests = pgTable(
     // The pending lists: ordered oldest first (created_at, id), so the first page is read off the index.
     // Migration 0015 adds MCV statistics on (is_latest, next_reviewer_role, current_status), which
     // drizzle cannot declare: without them the planner underestimates a queue and sorts all of it.
+    // Migration 0019 rebuilt it with INCLUDE (current_status, request_owner_id, answered_by), which
+    // drizzle cannot declare either, so the lists' count is an index-only scan (issue 13).
     index('requests_next_reviewer_idx')
       .on(table.organization_id, table.next_reviewer_role, table.created_at, table.id)
       .where(sql`${table.is_latest} AND ${table.next_reviewer_role} IS NOT NULL`),

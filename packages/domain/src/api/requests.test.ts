@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createRequestRequest, requestListQuery, resubmitRequestRequest } from './requests.ts';
+import {
+  createRequestRequest,
+  pendingListQuery,
+  requestListQuery,
+  resubmitRequestRequest,
+} from './requests.ts';
 import { reviewRequest } from './reviews.ts';
 import { updateExchangeRatesRequest } from './settings.ts';
 
@@ -79,6 +84,20 @@ describe('createRequestRequest', () => {
     expect(resubmitRequestRequest.parse({ ...base, parent_request: parent }).parent_request).toBe(
       parent,
     );
+  });
+});
+
+describe('pendingListQuery', () => {
+  it('defaults to page 1 of 10, as every list does (decisions §2)', () => {
+    expect(pendingListQuery.parse({})).toEqual({ page: 1, per_page: 10 });
+    expect(pendingListQuery.parse({ page: '3', per_page: '100' })).toEqual({
+      page: 3,
+      per_page: 100,
+    });
+  });
+
+  it.each([{ per_page: '101' }, { page: '0' }, { per_page: 'ten' }])('refuses %j', (query) => {
+    expect(pendingListQuery.safeParse(query).success).toBe(false);
   });
 });
 

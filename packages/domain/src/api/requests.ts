@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { maxPageSize } from '../constants.ts';
 import {
   attachmentTypes,
   currencies,
@@ -221,10 +220,8 @@ export const pendingListParams = z.object({
   id: z.uuid({ message: 'id must be a UUID' }),
 });
 
-export const pendingListQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  per_page: z.coerce.number().int().min(1).max(maxPageSize).default(maxPageSize),
-});
+/** A page of it like every list's (decisions §2: 10 by default, at most 100); no search. */
+export const pendingListQuery = pageQuery.pick({ page: true, per_page: true });
 
 /**
  * A request of a pending list: `delegated_from` names the delegator whose step it is when it waits

@@ -524,6 +524,22 @@ describe('lists, counts and downloads', () => {
     expect((await list(officer, `executive_secretary/pending/${officer.id}`)).statusCode).toBe(403);
   });
 
+  it('pages the pending list like every list, oldest first, counting every waiting request', async () => {
+    const path = `finance_officer/pending/${officer2.id}`;
+    const ids = (body: { data: { id: string }[] }) => body.data.map((item) => item.id);
+    const whole = (await list(officer2, path)).json();
+    expect(whole.data).toHaveLength(3);
+    const first = await list(officer2, path, '?per_page=2');
+    expect(first.statusCode).toBe(200);
+    expect(first.json().total).toBe(3);
+    const second = (await list(officer2, path, '?per_page=2&page=2')).json();
+    expect(second.total).toBe(3);
+    expect([...ids(first.json()), ...ids(second)]).toEqual(ids(whole));
+    const tooMany = await list(officer2, path, '?per_page=101');
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().error).toMatch(/per_page/);
+  });
+
   it('shows the owner’s approved total to a reviewer', async () => {
     const pendingOne = (await list(owner, `user/${owner.id}`, '?status=pending')).json().data[0];
     const response = await list(officer, `request/${pendingOne.id}`);

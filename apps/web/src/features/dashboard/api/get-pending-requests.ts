@@ -1,22 +1,44 @@
 import { pendingListResponse, type PendingListResponse } from '@imprest/domain/api/requests.ts';
 import type { Role } from '@imprest/domain/enums.ts';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
 
-type PendingRequestsParams = { role: Role; userId: string; isEnabled: boolean };
+export type PendingRequestsPage = { page: number; perPage: number };
 
-/** GET requests/{role}/pending/{id}: requests whose next review is the user's role (spec §7). */
-export function getPendingRequests(role: Role, userId: string): Promise<PendingListResponse> {
+type PendingRequestsParams = PendingRequestsPage & {
+  role: Role;
+  userId: string;
+  isEnabled: boolean;
+};
+
+/** GET requests/{role}/pending/{id}: a page of the requests whose next review is the user's role (spec §7). */
+export function getPendingRequests(
+  role: Role,
+  userId: string,
+  { page, perPage }: PendingRequestsPage,
+): Promise<PendingListResponse> {
   return apiRequest(`requests/${encodeURIComponent(role)}/pending/${encodeURIComponent(userId)}`, {
+    query: { page, per_page: perPage },
     schema: pendingListResponse,
   });
 }
 
-/** Home's list of requests waiting for the user's role; only for non-staff roles (spec §2). */
-export function usePendingRequests({ role, userId, isEnabled }: PendingRequestsParams) {
+/**
+ * A page of Home's list of requests waiting for the user's role; only for non-staff roles (spec
+ * §2). Paged by the server: a finance officer's queue can hold thousands. The page on screen stays
+ * while the next one loads.
+ */
+export function usePendingRequests({
+  role,
+  userId,
+  isEnabled,
+  page,
+  perPage,
+}: PendingRequestsParams) {
   return useQuery({
-    queryKey: ['requests', 'pending', role, userId],
-    queryFn: () => getPendingRequests(role, userId),
+    queryKey: ['requests', 'pending', role, userId, { page, perPage }],
+    queryFn: () => getPendingRequests(role, userId, { page, perPage }),
     enabled: isEnabled,
+    placeholderData: keepPreviousData,
   });
 }

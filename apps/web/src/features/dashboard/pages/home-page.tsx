@@ -1,13 +1,14 @@
 import type { PendingItemResponse, RequestItemResponse } from '@imprest/domain/api/requests.ts';
+import { defaultPageSize } from '@imprest/domain/constants.ts';
 import { isAdmin } from '@imprest/domain/permissions.ts';
 import { Alert, Button, Card, Flex } from 'antd';
-import { lazy, Suspense, useDeferredValue } from 'react';
+import { lazy, Suspense, useDeferredValue, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { tablePagination } from '../../../lib/pagination.ts';
 import { useCurrentUser, useSession } from '../../../lib/session.tsx';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { paths } from '../../../paths.ts';
-import { usePendingRequests } from '../api/get-pending-requests.ts';
+import { usePendingRequests, type PendingRequestsPage } from '../api/get-pending-requests.ts';
 import { useRecentRequests } from '../api/get-recent-requests.ts';
 import { useRequestSummary } from '../api/get-request-summary.ts';
 import { ListsLoader } from '../components/lists-loader.tsx';
@@ -53,10 +54,15 @@ export function HomePage() {
     userId: user.id,
   });
   const hasPendingList = isAdmin(user.role);
+  const [pendingPage, setPendingPage] = useState<PendingRequestsPage>({
+    page: 1,
+    perPage: defaultPageSize,
+  });
   const pending = usePendingRequests({
     role: user.role,
     userId: user.id,
     isEnabled: hasPendingList,
+    ...pendingPage,
   });
   const cardSize = isMobile ? 'small' : 'medium';
   const outstanding = summary.data?.outstanding_retirements ?? [];
@@ -104,8 +110,13 @@ export function HomePage() {
               ) : null}
               <PendingRequestsTable
                 requests={pending.data?.data ?? []}
-                isLoading={pending.isPending}
-                pagination={tablePagination(pending.data?.data.length ?? 0, {
+                // The page on screen stays, marked as loading, while the next one comes.
+                isLoading={pending.isPending || pending.isPlaceholderData}
+                pagination={tablePagination(pending.data?.total ?? 0, {
+                  current: pendingPage.page,
+                  pageSize: pendingPage.perPage,
+                  onChange: (page, perPage) =>
+                    setPendingPage({ page: perPage === pendingPage.perPage ? page : 1, perPage }),
                   hideOnSinglePage: true,
                 })}
                 emptyText="No pending requests found!"
