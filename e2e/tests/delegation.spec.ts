@@ -9,6 +9,7 @@ import {
 } from '@playwright/test';
 import {
   apiToken,
+  approveStepThroughApi,
   choose,
   createRequest,
   desktop,
@@ -46,21 +47,7 @@ function dayText(offset: number): string {
 
 /** Finance answers the first step of a request through the API, as the first reviewer. */
 async function financeApproves(request: APIRequestContext, id: string): Promise<void> {
-  const token = await apiToken(request, 'finance@example.com');
-  const headers = { Authorization: `Bearer ${token}` };
-  const read = await request.get(`/api/v1/requests/request/${id}`, { headers });
-  expect(read.status(), await read.text()).toBe(200);
-  const { reviews } = (await read.json()) as {
-    reviews: { id: string; step: number; status: string }[];
-  };
-  const first = reviews
-    .filter((review) => review.status === 'pending')
-    .sort((a, b) => a.step - b.step)[0];
-  const answer = await request.put('/api/v1/reviews', {
-    headers,
-    data: { id: first?.id, request_id: id, status: 'approved', comments: 'Budget line checked' },
-  });
-  expect(answer.status(), await answer.text()).toBe(200);
+  await approveStepThroughApi(request, 'finance@example.com', id, 'Budget line checked');
 }
 
 /**

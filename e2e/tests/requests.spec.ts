@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { messages } from '@imprest/domain/messages.ts';
 import {
+  approveStepThroughApi,
   choose,
   createRequest,
   desktop,
@@ -326,8 +327,8 @@ test('home shows the counts, recent requests and the requests waiting for the ro
   page,
   request,
 }) => {
-  // More than a page waits for finance, the newest (130,000) on the last page: oldest first.
-  for (let index = 0; index < 10; index += 1) {
+  // Over two pages wait for finance, the newest (130,000) on the last page: oldest first.
+  for (let index = 0; index < 20; index += 1) {
     await createRequest(request, { amount_requested: 1_000 + index });
   }
   await createRequest(request, { amount_requested: 130_000 });
@@ -372,7 +373,18 @@ test('home shows the counts, recent requests and the requests waiting for the ro
   await expect(pending.locator('.ant-pagination-item-active')).toHaveText(String(lastPage));
   const last = pendingPages.at(-1)!;
   expect(last.url.searchParams.get('page')).toBe(String(lastPage));
-  expect((await last.body).data).toHaveLength(total - (lastPage - 1) * 10);
+  const onLastPage = (await last.body).data as { id: string }[];
+  expect(onLastPage).toHaveLength(total - (lastPage - 1) * 10);
+
+  // The last page's requests are answered elsewhere: the emptied page moves back to the queue's
+  // new last page as the live refresh comes, rather than showing none.
+  for (const { id } of onLastPage) {
+    await approveStepThroughApi(request, 'finance@example.com', id);
+  }
+  const left = total - onLastPage.length;
+  const newLastPage = Math.ceil(left / 10);
+  await expect(pending.locator('.ant-pagination-item-active')).toHaveText(String(newLastPage));
+  await expect(pending.getByTestId('request-row')).toHaveCount(left - (newLastPage - 1) * 10);
 
   // Staff mode lists finance's own requests (none); Admin mode everyone's (spec §1, §2).
   await page.goto('/dashboard/requests');

@@ -133,6 +133,30 @@ export async function createRequest(
   return body.id;
 }
 
+/** Approves the first pending step of a request through the API, as `email` (its reviewer). */
+export async function approveStepThroughApi(
+  request: APIRequestContext,
+  email: string,
+  id: string,
+  comments = '',
+): Promise<void> {
+  const token = await apiToken(request, email);
+  const headers = { Authorization: `Bearer ${token}` };
+  const read = await request.get(`/api/v1/requests/request/${id}`, { headers });
+  expect(read.status(), await read.text()).toBe(200);
+  const { reviews } = (await read.json()) as {
+    reviews: { id: string; step: number; status: string }[];
+  };
+  const first = reviews
+    .filter((review) => review.status === 'pending')
+    .sort((a, b) => a.step - b.step)[0];
+  const answer = await request.put('/api/v1/reviews', {
+    headers,
+    data: { id: first?.id, request_id: id, status: 'approved', comments },
+  });
+  expect(answer.status(), await answer.text()).toBe(200);
+}
+
 /** A one-page PDF with a correct cross-reference table, so a viewer can open it. */
 export function minimalPdf(): Buffer {
   const objects = [

@@ -2,7 +2,7 @@ import type { PendingItemResponse, RequestItemResponse } from '@imprest/domain/a
 import { defaultPageSize } from '@imprest/domain/constants.ts';
 import { isAdmin } from '@imprest/domain/permissions.ts';
 import { Alert, Button, Card, Flex } from 'antd';
-import { lazy, Suspense, useDeferredValue, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { tablePagination } from '../../../lib/pagination.ts';
 import { useCurrentUser, useSession } from '../../../lib/session.tsx';
@@ -64,6 +64,14 @@ export function HomePage() {
     isEnabled: hasPendingList,
     ...pendingPage,
   });
+  // Requests leave the queue as they are answered (here, elsewhere, live): a page that emptied
+  // moves back to the queue's last page rather than showing none.
+  const pendingTotal = pending.isPlaceholderData ? undefined : pending.data?.total;
+  useEffect(() => {
+    if (pendingTotal === undefined) return;
+    const lastPage = Math.max(1, Math.ceil(pendingTotal / pendingPage.perPage));
+    if (pendingPage.page > lastPage) setPendingPage({ ...pendingPage, page: lastPage });
+  }, [pendingTotal, pendingPage]);
   const cardSize = isMobile ? 'small' : 'medium';
   const outstanding = summary.data?.outstanding_retirements ?? [];
   // The outstanding retirements come with the summary; every list waits for all its data.
