@@ -17,9 +17,23 @@ export async function signIn(page: Page, email: string, password = demoPassword)
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
-/** Saves a screenshot under .tmp/screenshots for a person to look at. */
+/**
+ * Saves a screenshot under .tmp/screenshots for a person to look at: the whole page, or the
+ * viewport when Chromium's capture beyond the viewport stalls (CI once waited out a test's two
+ * minutes on it, at 375 px, on a page whose assertions had all passed). A page that cannot be
+ * captured at all still fails the test.
+ */
 export async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `../.tmp/screenshots/${name}.png`, fullPage: true });
+  const path = `../.tmp/screenshots/${name}.png`;
+  try {
+    await page.screenshot({ path, fullPage: true, timeout: 20_000 });
+  } catch (error) {
+    if (page.isClosed()) throw error;
+    console.warn(
+      `shot ${name}: the full page was not captured (${String(error)}); the viewport instead`,
+    );
+    await page.screenshot({ path, timeout: 20_000 });
+  }
 }
 
 export const desktop = { width: 1280, height: 900 };
