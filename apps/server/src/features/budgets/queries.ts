@@ -251,7 +251,11 @@ const budgetHistoryQuery = preparedOnce((db: Executor) => {
     ),
     spending AS (
       -- Decisions §3: an approved retirement's spent amount stands in for its request's amount.
-      SELECT ${requestMonth} AS start,
+      -- A request dated before the budget's first month (an import, the demo's back-dated rows) or
+      -- after this one (a clock ahead) counts in the nearest month shown, so the last month's
+      -- committed amount is the budget's own, as the balance panel beside the chart shows it.
+      SELECT least(greatest(${requestMonth}, (SELECT min(start) FROM months)),
+                   (SELECT max(start) FROM months)) AS start,
              sum(coalesce(${retirements.amount_spent}, ${requests.amount_requested})) FILTER (WHERE ${inArray(requests.current_status, [...committingStatuses])}) AS committed,
              sum(coalesce(${retirements.amount_spent}, ${requests.amount_requested})) FILTER (WHERE ${requests.current_status} = 'approved') AS spent
       FROM ${requests}

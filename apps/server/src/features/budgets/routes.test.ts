@@ -509,6 +509,22 @@ describe('GET /budget/:code', () => {
     ]);
   });
 
+  it("counts a request dated before the budget's first month in that month, so the last month's committed is the budget's", async () => {
+    const created = (await post(finance, { ...validBudget, amount: 1000 })).json().data;
+    const [row] = await t.db.select().from(budgets).where(eq(budgets.id, created.id));
+    if (!row) throw new Error('no budget');
+    const twoMonthsBefore = new Date(row.created_at);
+    twoMonthsBefore.setUTCMonth(twoMonthsBefore.getUTCMonth() - 2);
+    await buildRequest(row, { status: 'approved', amount: 300, createdAt: twoMonthsBefore });
+    await buildRequest(row, { status: 'pending', amount: 20 });
+
+    const { data } = (await get(finance, 'budget/6105')).json();
+    expect(data.committed).toBe(320);
+    expect(data.history).toEqual([
+      { month: expect.stringMatching(/^\d{4}-\d{2}$/), amount: 1000, committed: 320, spent: 300 },
+    ]);
+  });
+
   it("answers 404 for another department's budget, another organisation's code and an unknown code", async () => {
     await buildBudget({ costCode: 9, department: 'marketing' });
     await buildBudget({ organization: otherOrganizationId, costCode: 8 });
