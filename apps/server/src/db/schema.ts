@@ -376,6 +376,23 @@ export const ownerRequestCounts = pgTable(
   (table) => [index('owner_request_counts_owner_idx').on(table.owner_id, table.current_status)],
 );
 
+/**
+ * How many retirements an organisation has in each status, kept like request_status_counts by
+ * statement triggers on retirements (migration 0020): an admin's retirement list reads a few rows
+ * for its total instead of counting the organisation's retirements (issue 13).
+ * foldRetirementStatusCounts merges them.
+ */
+export const retirementStatusCounts = pgTable(
+  'retirement_status_counts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organization_id: uuid('organization_id').notNull(),
+    status: text('status').notNull(),
+    retirements: bigint('retirements', { mode: 'number' }).notNull(),
+  },
+  (table) => [index('retirement_status_counts_org_idx').on(table.organization_id, table.status)],
+);
+
 /** One review per step of a request's chain, acted on in order (spec §4). */
 export const reviews = pgTable(
   'reviews',

@@ -226,17 +226,46 @@ async function foreignKeyOrder(
 }
 
 /**
- * The counts the request triggers keep (migrations 0006 and 0016): each table, its key, and the
- * column of requests that key is.
+ * The counts the triggers keep (migrations 0006, 0016 and 0020): each table, its key, status and
+ * count columns, and the rows it counts (their table, the key's and the status's columns there, and
+ * which rows count).
  */
-const keptRequestCounts = [
-  { table: 'request_status_counts', key: 'organization_id', column: 'organization_id' },
-  { table: 'owner_request_counts', key: 'owner_id', column: 'request_owner_id' },
+const keptCounts = [
+  {
+    table: 'request_status_counts',
+    key: 'organization_id',
+    status: 'current_status',
+    count: 'requests',
+    source: 'requests',
+    column: 'organization_id',
+    sourceStatus: 'current_status',
+    counted: 'is_latest',
+  },
+  {
+    table: 'owner_request_counts',
+    key: 'owner_id',
+    status: 'current_status',
+    count: 'requests',
+    source: 'requests',
+    column: 'request_owner_id',
+    sourceStatus: 'current_status',
+    counted: 'is_latest',
+  },
+  {
+    table: 'retirement_status_counts',
+    key: 'organization_id',
+    status: 'status',
+    count: 'retirements',
+    source: 'retirements',
+    column: 'organization_id',
+    sourceStatus: 'status',
+    counted: 'true',
+  },
 ] as const;
 
 /**
- * The figures kept by triggers (the budget ledger of migration 0008, the status counts of 0006 and
- * 0016) are checked against the rows they summarise; a mismatch (the archive's own) is recomputed
+ * The figures kept by triggers (the budget ledger of migration 0008, the status counts of 0006,
+ * 0016 and 0020) are checked against the rows they summarise; a mismatch (the archive's own) is recomputed
  * and named.
  */
 async function checkDerivedFigures(client: pg.ClientBase): Promise<string[]> {
@@ -251,26 +280,24 @@ async function checkDerivedFigures(client: pg.ClientBase): Promise<string[]> {
     );
     if (fixed.rowCount) repaired.push(`budgets.committed of ${fixed.rowCount} budget(s)`);
   }
-  for (const { table, key, column } of keptRequestCounts) {
+  for (const kept of keptCounts) {
+    const { table, key, status, count, source, column, sourceStatus, counted } = kept;
     const exists = await client.query<{ found: string | null }>(
       `SELECT to_regclass('public.${table}')::text AS found`,
     );
     if (!exists.rows[0]?.found) continue;
+    const actualRows = `SELECT ${column}, ${sourceStatus}, count(*) FROM ${source} WHERE ${counted} GROUP BY 1, 2`;
     const compared = await client.query<{ mismatched: number }>(
-      `WITH kept AS (SELECT ${key} AS key, current_status, sum(requests)::bigint AS n
+      `WITH kept AS (SELECT ${key} AS key, ${status} AS status, sum(${count})::bigint AS n
                      FROM ${table} GROUP BY 1, 2),
-            actual AS (SELECT ${column} AS key, current_status, count(*)::bigint AS n
-                       FROM requests WHERE is_latest GROUP BY 1, 2)
+            actual (key, status, n) AS (${actualRows})
        SELECT count(*)::int AS mismatched
-       FROM kept FULL JOIN actual USING (key, current_status)
+       FROM kept FULL JOIN actual USING (key, status)
        WHERE coalesce(kept.n, 0) <> coalesce(actual.n, 0)`,
     );
     if ((compared.rows[0]?.mismatched ?? 0) > 0) {
       await client.query(`DELETE FROM ${table}`);
-      await client.query(
-        `INSERT INTO ${table} (${key}, current_status, requests)
-         SELECT ${column}, current_status, count(*) FROM requests WHERE is_latest GROUP BY 1, 2`,
-      );
+      await client.query(`INSERT INTO ${table} (${key}, ${status}, ${count}) ${actualRows}`);
       repaired.push(table);
     }
   }

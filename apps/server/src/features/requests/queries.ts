@@ -21,7 +21,8 @@ import { containsPattern } from '../../db/like.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import { budgets, requests, retirements, users } from '../../db/schema.ts';
 import type { BudgetRow } from '../budgets/ledger.ts';
-import { organizationRequestCounts, ownerRequestCountsOf, totalOf } from './counts.ts';
+import { totalOf } from '../../db/kept-counts.ts';
+import { organizationRequestCounts, ownerRequestCountsOf } from './counts.ts';
 
 export type RequestRow = typeof requests.$inferSelect;
 export type RequestRecord = RequestRow & { budget_name: string };

@@ -1,0 +1,88 @@
+import type { StatusFilter } from '@imprest/domain/enums.ts';
+import { eq, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Executor } from './client.ts';
+import { preparedOnce } from './prepared.ts';
+
+/**
+ * Counts by status that statement triggers keep (issue 13): the requests' per organisation
+ * (migration 0006) and per owner (0016), the retirements' per organisation (0020). A writer only
+ * inserts a row of deltas, so no two writers wait on one counter row and no order of locks can
+ * deadlock; a status's count is the sum of its rows, and a read that finds more than `rowsToFold`
+ * rows merges them.
+ */
+export type KeptCountsTable = {
+  table: PgTable;
+  /** The column a read selects by: the organisation or the owner. */
+  key: PgColumn;
+  status: PgColumn;
+  /** The column of deltas. */
+  count: PgColumn;
+  /** The name the read is prepared under. */
+  name: string;
+};
+
+/** One table of kept counts, with the query of one key's rows prepared once per pool. */
+export function keptCountsOf(spec: KeptCountsTable) {
+  return {
+    ...spec,
+    rowsOf: preparedOnce((db: Executor) =>
+      db
+        .select({
+          status: sql<string>`${spec.status}`,
+          total: sql<string>`sum(${spec.count})`,
+          rows: sql<number>`count(*)::int`,
+        })
+        .from(spec.table)
+        .where(eq(spec.key, sql.placeholder('key')))
+        .groupBy(spec.status)
+        .prepare(spec.name),
+    ),
+  };
+}
+export type KeptCounts = ReturnType<typeof keptCountsOf>;
+
+/** Above this many rows, one organisation's or owner's counts are merged (on the next read). */
+const rowsToFold = 64;
+
+/** Rows by status; a status with none may be missing. */
+export type StatusCounts = Partial<Record<string, number>>;
+
+/** One organisation's or owner's counts by status, merged when they have piled up. */
+export async function readKeptCounts(
+  db: Executor,
+  counts: KeptCounts,
+  key: string,
+): Promise<StatusCounts> {
+  const rows = await counts.rowsOf(db).execute({ key });
+  if (rows.reduce((sum, row) => sum + row.rows, 0) > rowsToFold)
+    await foldKeptCounts(db, counts, key);
+  return Object.fromEntries(rows.map((row) => [row.status, Number(row.total)]));
+}
+
+/**
+ * Merges one organisation's or owner's rows into one row per status (none for a status that adds
+ * up to zero), in one statement. Safe beside writers, which only insert rows this statement does
+ * not see, and beside another fold, whose deleted rows this one skips.
+ */
+export async function foldKeptCounts(db: Executor, counts: KeptCounts, key: string): Promise<void> {
+  const keyColumn = sql.identifier(counts.key.name);
+  const status = sql.identifier(counts.status.name);
+  const count = sql.identifier(counts.count.name);
+  await db.execute(sql`
+    WITH folded AS (
+      DELETE FROM ${counts.table}
+      WHERE ${keyColumn} = ${key}
+      RETURNING ${status}, ${count}
+    )
+    INSERT INTO ${counts.table} (${keyColumn}, ${status}, ${count})
+    SELECT ${key}::uuid, ${status}, sum(${count}) FROM folded
+    GROUP BY ${status}
+    HAVING sum(${count}) <> 0`);
+}
+
+/** The total of a list's status filter. */
+export function totalOf(counts: StatusCounts, status: StatusFilter): number {
+  if (status !== 'all') return counts[status] ?? 0;
+  return Object.values(counts).reduce<number>((sum, value) => sum + (value ?? 0), 0);
+}
