@@ -4,6 +4,7 @@ import { Alert, Card, Flex, Input } from 'antd';
 import { useState, type ChangeEvent } from 'react';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
+import { pagingAfterChange } from '../../../lib/use-server-paging.ts';
 import { useBudgets } from '../api/get-budgets.ts';
 import { BudgetTable } from '../components/budget-table.tsx';
 
@@ -23,7 +24,7 @@ export function BudgetListPage() {
   }
 
   function handlePageChange(page: number, perPage: number) {
-    setPagination({ page: perPage === params.perPage ? page : 1, perPage, search });
+    setPagination({ ...pagingAfterChange(params, page, perPage), search });
   }
 
   return (

@@ -1,14 +1,14 @@
 import type { PendingItemResponse, RequestItemResponse } from '@imprest/domain/api/requests.ts';
-import { defaultPageSize } from '@imprest/domain/constants.ts';
 import { isAdmin } from '@imprest/domain/permissions.ts';
 import { Alert, Button, Card, Flex } from 'antd';
-import { lazy, Suspense, useDeferredValue, useEffect, useState } from 'react';
+import { lazy, Suspense, useDeferredValue } from 'react';
 import { useNavigate } from 'react-router';
 import { tablePagination } from '../../../lib/pagination.ts';
 import { useCurrentUser, useSession } from '../../../lib/session.tsx';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
+import { useLastPageInRange, useServerPaging } from '../../../lib/use-server-paging.ts';
 import { paths } from '../../../paths.ts';
-import { usePendingRequests, type PendingRequestsPage } from '../api/get-pending-requests.ts';
+import { usePendingRequests } from '../api/get-pending-requests.ts';
 import { useRecentRequests } from '../api/get-recent-requests.ts';
 import { useRequestSummary } from '../api/get-request-summary.ts';
 import { ListsLoader } from '../components/lists-loader.tsx';
@@ -54,24 +54,16 @@ export function HomePage() {
     userId: user.id,
   });
   const hasPendingList = isAdmin(user.role);
-  const [pendingPage, setPendingPage] = useState<PendingRequestsPage>({
-    page: 1,
-    perPage: defaultPageSize,
-  });
+  const pendingPage = useServerPaging();
   const pending = usePendingRequests({
     role: user.role,
     userId: user.id,
     isEnabled: hasPendingList,
-    ...pendingPage,
+    page: pendingPage.page,
+    perPage: pendingPage.perPage,
   });
-  // Requests leave the queue as they are answered (here, elsewhere, live): a page that emptied
-  // moves back to the queue's last page rather than showing none.
-  const pendingTotal = pending.isPlaceholderData ? undefined : pending.data?.total;
-  useEffect(() => {
-    if (pendingTotal === undefined) return;
-    const lastPage = Math.max(1, Math.ceil(pendingTotal / pendingPage.perPage));
-    if (pendingPage.page > lastPage) setPendingPage({ ...pendingPage, page: lastPage });
-  }, [pendingTotal, pendingPage]);
+  // Requests leave the queue as they are answered (here, elsewhere, live).
+  useLastPageInRange(pendingPage, pending.isPlaceholderData ? undefined : pending.data?.total);
   const cardSize = isMobile ? 'small' : 'medium';
   const outstanding = summary.data?.outstanding_retirements ?? [];
   // The outstanding retirements come with the summary; every list waits for all its data.
@@ -123,8 +115,7 @@ export function HomePage() {
                 pagination={tablePagination(pending.data?.total ?? 0, {
                   current: pendingPage.page,
                   pageSize: pendingPage.perPage,
-                  onChange: (page, perPage) =>
-                    setPendingPage({ page: perPage === pendingPage.perPage ? page : 1, perPage }),
+                  onChange: pendingPage.onChange,
                   hideOnSinglePage: true,
                 })}
                 emptyText="No pending requests found!"

@@ -4,13 +4,13 @@ import {
   type DelegationPerson,
   type DelegationResponse,
 } from '@imprest/domain/api/delegations.ts';
-import { defaultPageSize } from '@imprest/domain/constants.ts';
 import { roleLabels } from '@imprest/domain/enums.ts';
 import { Alert, Card, Flex, Segmented, Table, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { humanize } from '../../../lib/format.ts';
 import { tablePagination } from '../../../lib/pagination.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
+import { useLastPageInRange, useServerPaging } from '../../../lib/use-server-paging.ts';
 import { useEndDelegation } from '../api/end-delegation.ts';
 import { useDelegations } from '../api/get-delegations.ts';
 import {
@@ -120,24 +120,20 @@ function mobileColumns(action: EndAction): TableColumnsType<DelegationResponse> 
 export function DelegationsCard() {
   const isMobile = useIsMobile();
   const [status, setStatus] = useState<DelegationFilter>('all');
-  const [page, setPage] = useState(1);
-  const [perPage, setPerPage] = useState(defaultPageSize);
-  const delegations = useDelegations({ status, page, perPage });
+  const paging = useServerPaging();
+  const delegations = useDelegations({ status, page: paging.page, perPage: paging.perPage });
   const end = useEndDelegation();
   const isLoading = delegations.isPending || delegations.isPlaceholderData;
+  // Ending a delegation can empty the page on screen.
+  useLastPageInRange(paging, delegations.isPlaceholderData ? undefined : delegations.data?.total);
   const action: EndAction = {
     endingId: end.isPending ? end.variables : undefined,
     onEnd: (delegation) => end.mutate(delegation.id),
   };
 
-  function handlePageChange(nextPage: number, nextPerPage: number) {
-    setPage(nextPerPage === perPage ? nextPage : 1);
-    setPerPage(nextPerPage);
-  }
-
   function handleStatusChange(next: DelegationFilter) {
     setStatus(next);
-    setPage(1);
+    paging.restart();
   }
 
   return (
@@ -170,9 +166,9 @@ export function DelegationsCard() {
           // While the first page loads the spinner speaks; the empty text only once it is known.
           locale={{ emptyText: isLoading ? ' ' : 'No delegations found!' }}
           pagination={tablePagination(delegations.data?.total ?? 0, {
-            current: page,
-            pageSize: perPage,
-            onChange: handlePageChange,
+            current: paging.page,
+            pageSize: paging.perPage,
+            onChange: paging.onChange,
             size: isMobile ? 'small' : undefined,
             hideOnSinglePage: true,
           })}

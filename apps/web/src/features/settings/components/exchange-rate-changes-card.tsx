@@ -1,12 +1,11 @@
 import type { ExchangeRateChangeResponse } from '@imprest/domain/api/settings.ts';
-import { defaultPageSize } from '@imprest/domain/constants.ts';
 import { defaultExchangeRates } from '@imprest/domain/exchange-rates.ts';
 import { Alert, Card, Table, Typography, type TableColumnsType } from 'antd';
-import { useState } from 'react';
 import { formatDateTime, formatNumber } from '../../../lib/format.ts';
 import { tablePagination } from '../../../lib/pagination.ts';
 import { currencyLabel } from '../../../lib/request-labels.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
+import { useServerPaging } from '../../../lib/use-server-paging.ts';
 import { useExchangeRateChanges } from '../api/get-exchange-rate-changes.ts';
 
 /** The rate before a change; the default while none had been saved. */
@@ -73,15 +72,9 @@ const mobileColumns: TableColumnsType<ExchangeRateChangeResponse> = [
 /** Who changed which exchange rate when, newest first (docs/decisions/0013), below the rates. */
 export function ExchangeRateChangesCard() {
   const isMobile = useIsMobile();
-  const [page, setPage] = useState(1);
-  const [perPage, setPerPage] = useState(defaultPageSize);
-  const changes = useExchangeRateChanges({ page, perPage });
+  const paging = useServerPaging();
+  const changes = useExchangeRateChanges({ page: paging.page, perPage: paging.perPage });
   const isLoading = changes.isPending || changes.isPlaceholderData;
-
-  function handlePageChange(nextPage: number, nextPerPage: number) {
-    setPage(nextPerPage === perPage ? nextPage : 1);
-    setPerPage(nextPerPage);
-  }
 
   return (
     <Card title="Rate changes" size="small" data-testid="exchange-rate-changes-card">
@@ -98,9 +91,9 @@ export function ExchangeRateChangesCard() {
         // While the first page loads the spinner speaks; the empty text only once it is known.
         locale={{ emptyText: isLoading ? ' ' : 'No rate changes found!' }}
         pagination={tablePagination(changes.data?.total ?? 0, {
-          current: page,
-          pageSize: perPage,
-          onChange: handlePageChange,
+          current: paging.page,
+          pageSize: paging.perPage,
+          onChange: paging.onChange,
           size: isMobile ? 'small' : undefined,
           hideOnSinglePage: true,
         })}
