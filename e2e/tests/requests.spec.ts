@@ -3,6 +3,7 @@ import { messages } from '@imprest/domain/messages.ts';
 import {
   approveStepThroughApi,
   choose,
+  chooseFromUserMenu,
   createRequest,
   desktop,
   expectNoSidewaysScroll,
@@ -349,8 +350,7 @@ test('home shows the counts, recent requests and the requests waiting for the ro
   await expect(page.getByTestId('pending-requests')).toHaveCount(0);
   await shot(page, 'home-staff-1280');
 
-  await page.getByTestId('user-menu').click();
-  await page.getByRole('menuitem', { name: 'Log Out' }).click();
+  await chooseFromUserMenu(page, 'Log Out');
   // The queue is paged by the server, 10 a page (decisions §2), so every request waiting for the
   // role can be reached, not only the first 100 (issue 13).
   type PendingPage = { data: unknown[]; total: number };
@@ -409,8 +409,7 @@ test('the approval matrix: everyone reads it, the director edits it', async ({ p
   await page.goto('/dashboard/approval-matrix');
   await expect(page.getByText('150,000,000 and above')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Edit' })).toHaveCount(0);
-  await page.getByTestId('user-menu').click();
-  await page.getByRole('menuitem', { name: 'Log Out' }).click();
+  await chooseFromUserMenu(page, 'Log Out');
 
   await signIn(page, 'finance@example.com');
   await page.goto('/dashboard/approval-matrix');
@@ -418,8 +417,7 @@ test('the approval matrix: everyone reads it, the director edits it', async ({ p
   await expect(page.getByText('150,000,000 and above')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Edit' })).toHaveCount(0);
 
-  await page.getByTestId('user-menu').click();
-  await page.getByRole('menuitem', { name: 'Log Out' }).click();
+  await chooseFromUserMenu(page, 'Log Out');
   await signIn(page, 'director@example.com');
   await page.goto('/dashboard/approval-matrix');
   await page.getByRole('button', { name: 'Edit' }).click();

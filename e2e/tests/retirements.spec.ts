@@ -4,6 +4,7 @@ import {
   apiToken,
   approveStepThroughApi,
   choose,
+  chooseFromUserMenu,
   createRequest,
   desktop,
   expectNoSidewaysScroll,
@@ -420,8 +421,7 @@ test('the retirements list: search, status filter, staff and admin mode, at 375 
 
   // Staff mode lists one's own retirements (finance has none); Admin mode everyone's.
   await page.setViewportSize(desktop);
-  await page.getByTestId('user-menu').click();
-  await page.getByRole('menuitem', { name: 'Log Out' }).click();
+  await chooseFromUserMenu(page, 'Log Out');
   await signIn(page, 'finance@example.com');
   await page.goto('/dashboard/retirements');
   await expect(page.getByText('No retirements found!')).toBeVisible();

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { messages } from '@imprest/domain/messages.ts';
 import { isAdmin, isFinance } from '@imprest/domain/permissions.ts';
 import type { Role } from '@imprest/domain/enums.ts';
-import { shot, signIn } from './support.ts';
+import { chooseFromUserMenu, shot, signIn } from './support.ts';
 
 const accounts: { email: string; role: Role }[] = [
   { email: 'staff@example.com', role: 'staff' },
@@ -91,8 +91,7 @@ test('at 375 px the mobile footer replaces the side menu and leaves out Retireme
 
 test('log out returns to sign-in and forgets the session', async ({ page }) => {
   await signIn(page, 'staff@example.com');
-  await page.getByTestId('user-menu').click();
-  await page.getByText('Log Out', { exact: true }).click();
+  await chooseFromUserMenu(page, 'Log Out');
   await expect(page).toHaveURL(/\/$/);
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/$/);
@@ -113,8 +112,7 @@ test('a session check answered after Log Out does not sign the user in again', a
   });
   await signIn(page, 'staff@example.com');
   await held;
-  await page.getByTestId('user-menu').click();
-  await page.getByText('Log Out', { exact: true }).click();
+  await chooseFromUserMenu(page, 'Log Out');
   await expect(page).toHaveURL(/\/$/);
   const visited: string[] = [];
   page.on('framenavigated', (frame) => {

@@ -102,6 +102,23 @@ export async function choose(page: Page, label: string | RegExp, option: string)
   }).toPass({ timeout: 20_000 });
 }
 
+/**
+ * Opens the account menu and picks an item once the menu has finished opening. antd slides the
+ * menu open in steps (prepare, start, active); on a busy machine the prepare step can last a
+ * second, and a click pressed during it and released once the slide has begun (the menu shrunk
+ * to start growing) is released over the page behind: the browser then clicks nothing, and Log
+ * Out did nothing (seen in CI, and once in 25 runs here with both cores busy).
+ */
+export async function chooseFromUserMenu(
+  page: Page,
+  item: 'My profile' | 'Settings' | 'Log Out',
+): Promise<void> {
+  await page.getByTestId('user-menu').click();
+  const menu = page.locator('.ant-dropdown:visible');
+  await expect(menu).not.toHaveClass(/-appear|-enter/);
+  await menu.getByRole('menuitem', { name: item }).click();
+}
+
 /** The page does not scroll sideways (spec: 375 px), once it has laid itself out for the width. */
 export async function expectNoSidewaysScroll(page: Page): Promise<void> {
   await expect

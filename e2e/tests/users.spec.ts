@@ -4,6 +4,7 @@ import { findMail } from './mailbox.ts';
 import {
   apiToken,
   choose,
+  chooseFromUserMenu,
   desktop,
   expectNoSidewaysScroll,
   phone,
@@ -408,8 +409,7 @@ test('my profile changes my phone and my password', async ({ page, request }) =>
   });
   await page.setViewportSize(desktop);
   await signIn(page, user.email, password);
-  await page.getByTestId('user-menu').click();
-  await page.getByText('My profile', { exact: true }).click();
+  await chooseFromUserMenu(page, 'My profile');
   await expect(page).toHaveURL(/\/dashboard\/profile$/);
   await expect(page.getByTestId('profile-page')).toContainText(user.email);
 
@@ -444,8 +444,7 @@ test('my profile changes my phone and my password', async ({ page, request }) =>
   await page.reload();
   await expect(page).toHaveURL(/\/dashboard\/profile$/);
 
-  await page.getByTestId('user-menu').click();
-  await page.getByText('Log Out', { exact: true }).click();
+  await chooseFromUserMenu(page, 'Log Out');
   await signIn(page, user.email, 'Changed#2026x');
 });
 
