@@ -265,8 +265,8 @@ const keptCounts = [
 
 /**
  * The figures kept by triggers (the budget ledger of migration 0008, the status counts of 0006,
- * 0016 and 0020) are checked against the rows they summarise; a mismatch (the archive's own) is recomputed
- * and named.
+ * 0016 and 0020) are checked against the rows they summarise; a mismatch (the archive's own) is
+ * recomputed and named.
  */
 async function checkDerivedFigures(client: pg.ClientBase): Promise<string[]> {
   const repaired: string[] = [];
