@@ -13,8 +13,8 @@ export function pagingAfterChange(current: Paging, page: number, perPage: number
  * The page and page size of a table the server pages, with the table's change handler and a way
  * back to page 1 (a new filter).
  */
-export function useServerPaging(perPage = defaultPageSize) {
-  const [paging, setPaging] = useState<Paging>({ page: 1, perPage });
+export function useServerPaging() {
+  const [paging, setPaging] = useState<Paging>({ page: 1, perPage: defaultPageSize });
   const onChange = useCallback(
     (page: number, size: number) => setPaging((current) => pagingAfterChange(current, page, size)),
     [],

@@ -2,10 +2,9 @@ import { pendingListResponse, type PendingListResponse } from '@imprest/domain/a
 import type { Role } from '@imprest/domain/enums.ts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
+import type { Paging } from '../../../lib/use-server-paging.ts';
 
-export type PendingRequestsPage = { page: number; perPage: number };
-
-type PendingRequestsParams = PendingRequestsPage & {
+type PendingRequestsParams = Paging & {
   role: Role;
   userId: string;
   isEnabled: boolean;
@@ -15,7 +14,7 @@ type PendingRequestsParams = PendingRequestsPage & {
 export function getPendingRequests(
   role: Role,
   userId: string,
-  { page, perPage }: PendingRequestsPage,
+  { page, perPage }: Paging,
 ): Promise<PendingListResponse> {
   return apiRequest(`requests/${encodeURIComponent(role)}/pending/${encodeURIComponent(userId)}`, {
     query: { page, per_page: perPage },
