@@ -1,5 +1,5 @@
 import { authResponse, type AuthResponse } from '@imprest/domain/api/auth.ts';
-import type { UserResponse } from '@imprest/domain/api/users.ts';
+import type { UserResponse } from '@imprest/domain/api/user-response.ts';
 import { isAdmin } from '@imprest/domain/permissions.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import {

@@ -1,4 +1,4 @@
-import { userResponse, type UserResponse } from '@imprest/domain/api/users.ts';
+import { userResponse, type UserResponse } from '@imprest/domain/api/user-response.ts';
 import { storageKeys } from './storage-keys.ts';
 
 export type Mode = 'staff' | 'admin';

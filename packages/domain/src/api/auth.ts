@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { email, newPassword, storableText } from './common.ts';
-import { userResponse } from './users.ts';
+import { userResponse } from './user-response.ts';
 
 export const authenticateRequest = z.object({
   email,

@@ -5,37 +5,15 @@ import {
   describeInput,
   email,
   idParam,
-  isoDateTime,
   isStorableText,
   newPassword,
   pageQuery,
   unstorableTextMessage,
 } from './common.ts';
 
-/** Who locked a user: finance by hand or the midnight job (decisions §4). */
-export const lockedByValues = ['finance', 'system'] as const;
+import { userResponse } from './user-response.ts';
 
-/** A user as every API answer presents it (spec §3; User view: created, modified, restricted). */
-export const userResponse = z.object({
-  id: z.uuid(),
-  fullname: z.string(),
-  email: z.string(),
-  department: z.enum(departments),
-  role: z.enum(roles),
-  system_role: z.enum(systemRoles),
-  organization_id: z.uuid(),
-  organization_name: z.string(),
-  is_locked: z.boolean(),
-  lock_reason: z.string().nullable(),
-  locked_by: z.enum(lockedByValues).nullable(),
-  phone_number: z.string().nullable(),
-  settings: z.string(),
-  created_at: isoDateTime,
-  modified_at: isoDateTime,
-  /** Only for the director (decisions §9); left out for everyone else. */
-  last_logged_in: isoDateTime.nullable().optional(),
-});
-export type UserResponse = z.infer<typeof userResponse>;
+export { lockedByValues, userResponse, type UserResponse } from './user-response.ts';
 
 /** Notification settings held as JSON text in `settings` (spec §3). */
 export const userSettings = z.object({ mute_notification: z.boolean().default(false) });

@@ -1,6 +1,6 @@
 import { authenticateRequest, type AuthResponse } from '@imprest/domain/api/auth.ts';
 import { messages } from '@imprest/domain/messages.ts';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { isApiError } from '../../../lib/api-client.ts';
 import { paths } from '../../../paths.ts';
@@ -40,6 +40,13 @@ export function SignInForm({ onSignedIn }: SignInFormProps) {
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const isPending = authenticate.isPending;
+
+  // The page's one task: the field is where the visitor starts (as antd's form had it). Focused
+  // once the page has painted, not with autoFocus: React focuses those inside its first commit,
+  // which forces the page's first layout into that task, 15 ms of it (issue 13: sign-in's TBT).
+  useEffect(() => {
+    emailRef.current?.focus();
+  }, []);
 
   function check(field: Field, value: string): boolean {
     const message = fieldError(field, value);
@@ -87,8 +94,6 @@ export function SignInForm({ onSignedIn }: SignInFormProps) {
             type="email"
             name="email"
             autoComplete="username"
-            // The page's one task: the field is where the visitor starts (as antd's form had it).
-            autoFocus
             value={values.email}
             aria-invalid={errors.email ? true : undefined}
             aria-describedby={describedBy('email')}
