@@ -7,6 +7,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { extractFirstScreenStyles } from './vite/antd-first-screen-styles.ts';
+import { bootScript } from './vite/boot-script.ts';
 
 /** The API and socket.io server that `vite` dev proxies to (decisions §1: one port, 3000). */
 const apiTarget = 'http://localhost:3000';
@@ -156,6 +157,7 @@ export default defineConfig({
   plugins: [
     react(),
     antdFirstScreenStyles(),
+    bootScript(),
     VitePWA({
       strategies: 'generateSW',
       filename: 'sw.js',

@@ -311,3 +311,84 @@ test('what the browser downloads for Home, compressed as served', async ({ brows
   }
   await context.close();
 });
+
+/** What index.html's boot script decided (apps/web/vite/boot-script.ts), and policy violations. */
+async function bootOf(page: Page) {
+  return page.evaluate(() => ({
+    firstPage: document.documentElement.dataset.firstPage ?? null,
+    violations: (window as { violations?: string[] }).violations ?? [],
+  }));
+}
+
+/**
+ * Opens `url` holding the entry's file back until `file` is asked for (10 s at most), and gives
+ * every file asked for meanwhile: only the boot script can ask for one then, since none of the
+ * app's own code has arrived.
+ */
+async function askedBeforeTheEntry(page: Page, url: string, entry: string, file: string) {
+  const asked: string[] = [];
+  const record = (sent: { url: () => string }) => asked.push(new URL(sent.url()).pathname);
+  page.on('request', record);
+  let askedWhileHeld: string[] = [];
+  await page.route(`**${entry}`, async (route) => {
+    await expect.poll(() => asked, { timeout: 10_000 }).toContain(file);
+    askedWhileHeld = [...asked];
+    await route.continue();
+  });
+  await page.goto(url);
+  await expect(page.getByTestId('page-title')).toBeVisible();
+  await page.unrouteAll();
+  page.off('request', record);
+  return askedWhileHeld;
+}
+
+test("index.html's boot script starts Home's files with the entry's, only for a returning user", async ({
+  browser,
+  request,
+}) => {
+  const manifest = readManifest();
+  const fileOf = (name: string) =>
+    `/${Object.values(manifest).find((chunk) => chunk.name === name)?.file ?? `${name}?`}`;
+  const shell = fileOf('shell');
+  const table = fileOf('requests-table');
+  const entry = `/${Object.values(manifest).find((chunk) => chunk.isEntry)?.file}`;
+  const antdStyles = fs
+    .readdirSync(path.join(dist, 'assets'))
+    .find((file) => /^antd-first-screen-.*\.css$/.test(file));
+
+  // Signed in, opening Home: the dashboard's and Home's files and antd's stylesheet are asked for
+  // before the entry's code has arrived, by the script the policy allows by its hash.
+  const context = await signedInContext(browser, request, 'finance@example.com');
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const found = window as unknown as { violations?: string[] };
+      (found.violations ??= []).push(event.violatedDirective);
+    });
+  });
+  const page = await context.newPage();
+  const forHome = await askedBeforeTheEntry(page, '/dashboard', entry, table);
+  expect(forHome).toEqual(expect.arrayContaining([shell, table, `/assets/${antdStyles}`]));
+  await expect(page.getByTestId('page-title')).toHaveText('Home');
+  expect(await bootOf(page)).toEqual({ firstPage: 'home', violations: [] });
+
+  // Another dashboard page: the frames' files, not Home's table.
+  const forRequests = await askedBeforeTheEntry(page, '/dashboard/requests', entry, shell);
+  expect(forRequests).not.toContain(table);
+  await expect(page.getByTestId('page-title')).toHaveText('Requests');
+  expect(await bootOf(page)).toEqual({ firstPage: 'dashboard', violations: [] });
+  await context.close();
+
+  // Signed out: the sign-in page fetches none of them.
+  const signedOut = await browser.newContext();
+  const signIn = await signedOut.newPage();
+  const asked: string[] = [];
+  signIn.on('request', (sent) => asked.push(new URL(sent.url()).pathname));
+  await signIn.goto('/');
+  await expect(signIn.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await signIn.waitForLoadState('networkidle');
+  expect(asked).not.toContain(shell);
+  expect((await bootOf(signIn)).firstPage).toBe('sign-in');
+  await signIn.goto('/reset-password');
+  expect((await bootOf(signIn)).firstPage).toBe('other');
+  await signedOut.close();
+});

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +15,7 @@ import {
   createTestApp,
   type TestApp,
 } from '../../test/helpers.ts';
-import { contentSecurityDirectives, s3Origins } from './security-headers.ts';
+import { contentSecurityDirectives, inlineScriptHashes, s3Origins } from './security-headers.ts';
 
 // Security headers on every kind of response (ASVS 3.4), through the real app and its error paths.
 
@@ -200,6 +201,42 @@ describe('the S3 origins the policy allows', () => {
     const directives = contentSecurityDirectives(readConfig(jwt));
     expect(directives['img-src']).toEqual(["'self'", 'data:', 'blob:']);
     expect(directives['frame-src']).toEqual(["'self'"]);
+  });
+});
+
+describe("index.html's boot script", () => {
+  const boot = "document.documentElement.setAttribute('data-first-page', 'other');";
+  let built: string;
+  let app: TestApp;
+  beforeAll(async () => {
+    built = await fs.mkdtemp(path.join(os.tmpdir(), 'imprest-web-'));
+    await fs.writeFile(
+      path.join(built, 'index.html'),
+      `<!doctype html><head><script>${boot}</script>` +
+        '<script type="module" crossorigin src="/assets/app.js"></script></head>',
+    );
+    app = await createTestApp({ config: { webDist: built } });
+  });
+  afterAll(async () => {
+    await fs.rm(built, { recursive: true, force: true });
+  });
+
+  it('runs by its hash alone: no other inline script, no file of another origin', async () => {
+    const hash = `'sha256-${crypto.createHash('sha256').update(boot).digest('base64')}'`;
+    for (const url of ['/', '/dashboard']) {
+      const directives = directivesOf(await app.app.inject({ method: 'GET', url }));
+      expect(directives.get('script-src')).toEqual(["'self'", hash]);
+      expect(directives.get('script-src-attr')).toEqual(["'none'"]);
+    }
+  });
+
+  it('is read from the built page: a changed script has another hash, no page none', async () => {
+    const other = path.join(built, 'other');
+    await fs.mkdir(other);
+    await fs.writeFile(path.join(other, 'index.html'), `<script>${boot} </script>`);
+    expect(inlineScriptHashes(other)).toHaveLength(1);
+    expect(inlineScriptHashes(other)).not.toEqual(inlineScriptHashes(built));
+    expect(inlineScriptHashes(path.join(built, 'missing'))).toEqual([]);
   });
 });
 
