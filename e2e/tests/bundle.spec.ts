@@ -392,3 +392,42 @@ test("index.html's boot script starts Home's files with the entry's, only for a 
   expect((await bootOf(signIn)).firstPage).toBe('other');
   await signedOut.close();
 });
+
+test("Home's data is asked for beside the session's validation, not after it", async ({
+  browser,
+  request,
+}) => {
+  const context = await signedInContext(browser, request, 'finance@example.com');
+  const page = await context.newPage();
+  const asked: string[] = [];
+  page.on('request', (sent) => asked.push(new URL(sent.url()).pathname));
+  // The validation is held back until Home's lists are asked for (10 s at most): Home itself
+  // renders only once the session stands, so only the start-up's prefetch can ask for them then.
+  let askedWhileHeld: string[] = [];
+  await page.route('**/api/v1/users/validate-token', async (route) => {
+    await expect
+      .poll(() => asked.filter((path) => path.startsWith('/api/v1/requests/')), { timeout: 10_000 })
+      .toHaveLength(3);
+    askedWhileHeld = asked.filter((path) => path.startsWith('/api/v1/requests/'));
+    await route.continue();
+  });
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('page-title')).toHaveText('Home');
+  await expect(page.getByTestId('recent-requests').locator('table')).toBeVisible();
+  // A finance officer's Home: the counts, the recent requests and the queue waiting for the role.
+  const ids = askedWhileHeld.map((path) => path.replace(/[0-9a-f-]{36}/, ':id'));
+  expect(ids.sort()).toEqual([
+    '/api/v1/requests/finance_officer/pending/:id',
+    '/api/v1/requests/summary/:id',
+    '/api/v1/requests/user/:id',
+  ]);
+  // Home used those answers: it asked for none of its lists a second time before the socket's
+  // catch-up (a (re)connection refreshes the lists on screen, lib/realtime.ts).
+  await expect.poll(() => asked.some((path) => path.startsWith('/socket.io'))).toBe(true);
+  const beforeSocket = asked.slice(
+    0,
+    asked.findIndex((path) => path.startsWith('/socket.io')),
+  );
+  expect(beforeSocket.filter((path) => path.startsWith('/api/v1/requests/'))).toHaveLength(3);
+  await context.close();
+});

@@ -9,6 +9,7 @@ import { RouterProvider } from 'react-router';
 import { createRouter } from './app/router.tsx';
 import { createQueryClient } from './lib/query-client.ts';
 import { startColdStartValidation } from './lib/session.tsx';
+import { readMode, readUser } from './lib/storage.ts';
 import { registerServiceWorker } from './lib/service-worker.ts';
 import './styles.css';
 
@@ -16,6 +17,15 @@ import './styles.css';
 
 startColdStartValidation();
 const queryClient = createQueryClient();
+// Someone signed in opening Home (index.html's boot script): Home's data is asked for now, beside
+// the session's validation (features/dashboard/api/prefetch-home.ts, issue 13).
+const storedUser = readUser();
+if (document.documentElement.dataset.firstPage === 'home' && storedUser) {
+  import('./features/dashboard/api/prefetch-home.ts')
+    .then(({ prefetchHome }) => prefetchHome(queryClient, storedUser, readMode()))
+    // Home asks for its data itself when it renders; an early request is only a head start.
+    .catch(() => undefined);
+}
 const router = createRouter();
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html has no #root element');

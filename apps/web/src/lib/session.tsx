@@ -215,7 +215,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setStoredMode(mode);
   }, []);
 
-  const mode: Mode = state.user && isAdmin(state.user.role) ? storedMode : 'staff';
+  const mode = effectiveMode(state.user, storedMode);
 
   const value = useMemo<Session>(
     () => ({ ...state, mode, setMode, signIn, signOut, revalidate }),
@@ -227,6 +227,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       {state.status === 'pending' ? <FullScreenLoader /> : children}
     </SessionContext.Provider>
   );
+}
+
+/** The mode a user works in: the stored one for users with admin permission, else staff. */
+export function effectiveMode(user: UserResponse | null, storedMode: Mode): Mode {
+  return user && isAdmin(user.role) ? storedMode : 'staff';
 }
 
 /** The session of the app. */

@@ -9,12 +9,15 @@ export function pagingAfterChange(current: Paging, page: number, perPage: number
   return { page: perPage === current.perPage ? page : 1, perPage };
 }
 
+/** Where a list starts: its first page, of the default size. */
+export const firstPage: Paging = { page: 1, perPage: defaultPageSize };
+
 /**
  * The page and page size of a table the server pages, with the table's change handler and a way
  * back to page 1 (a new filter).
  */
 export function useServerPaging() {
-  const [paging, setPaging] = useState<Paging>({ page: 1, perPage: defaultPageSize });
+  const [paging, setPaging] = useState<Paging>(firstPage);
   const onChange = useCallback(
     (page: number, size: number) => setPaging((current) => pagingAfterChange(current, page, size)),
     [],

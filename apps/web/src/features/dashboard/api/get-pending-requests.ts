@@ -1,6 +1,6 @@
 import { pendingListResponse, type PendingListResponse } from '@imprest/domain/api/requests.ts';
 import type { Role } from '@imprest/domain/enums.ts';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
 import type { Paging } from '../../../lib/use-server-paging.ts';
 
@@ -22,6 +22,14 @@ export function getPendingRequests(
   });
 }
 
+/** The query of a page of the list, for the hook and for prefetch-home.ts. */
+export function pendingRequestsQuery(role: Role, userId: string, { page, perPage }: Paging) {
+  return queryOptions({
+    queryKey: ['requests', 'pending', role, userId, { page, perPage }],
+    queryFn: () => getPendingRequests(role, userId, { page, perPage }),
+  });
+}
+
 /**
  * A page of Home's list of requests waiting for the user's role; only for non-staff roles (spec
  * §2). Paged by the server: a finance officer's queue can hold thousands. The page on screen stays
@@ -35,8 +43,7 @@ export function usePendingRequests({
   perPage,
 }: PendingRequestsParams) {
   return useQuery({
-    queryKey: ['requests', 'pending', role, userId, { page, perPage }],
-    queryFn: () => getPendingRequests(role, userId, { page, perPage }),
+    ...pendingRequestsQuery(role, userId, { page, perPage }),
     enabled: isEnabled,
     placeholderData: keepPreviousData,
   });

@@ -1,14 +1,21 @@
 import { requestListResponse, type RequestListResponse } from '@imprest/domain/api/requests.ts';
 import { defaultPageSize } from '@imprest/domain/constants.ts';
+import type { UserResponse } from '@imprest/domain/api/user-response.ts';
 import type { Role } from '@imprest/domain/enums.ts';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
+import type { Mode } from '../../../lib/storage.ts';
 
-type RecentRequestsParams = {
+export type RecentRequestsParams = {
   /** `user` for the user's own requests (staff mode), the role for all they may see (admin mode). */
   mode: 'user' | Role;
   userId: string;
 };
+
+/** Home's list: the user's own requests in staff mode, all they may see in admin mode. */
+export function recentRequestsOf(user: UserResponse, mode: Mode): RecentRequestsParams {
+  return { mode: mode === 'admin' ? user.role : 'user', userId: user.id };
+}
 
 /** GET requests/{systemRole}/{userId}: the newest page of requests, for the home table. */
 export function getRecentRequests({
@@ -21,10 +28,15 @@ export function getRecentRequests({
   });
 }
 
-/** Home's 'Recent Requests'. */
-export function useRecentRequests(params: RecentRequestsParams) {
-  return useQuery({
+/** The query of Home's 'Recent Requests', for the hook and for prefetch-home.ts. */
+export function recentRequestsQuery(params: RecentRequestsParams) {
+  return queryOptions({
     queryKey: ['requests', 'recent', params],
     queryFn: () => getRecentRequests(params),
   });
+}
+
+/** Home's 'Recent Requests'. */
+export function useRecentRequests(params: RecentRequestsParams) {
+  return useQuery(recentRequestsQuery(params));
 }

@@ -9,7 +9,7 @@ import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { useLastPageInRange, useServerPaging } from '../../../lib/use-server-paging.ts';
 import { paths } from '../../../paths.ts';
 import { usePendingRequests } from '../api/get-pending-requests.ts';
-import { useRecentRequests } from '../api/get-recent-requests.ts';
+import { recentRequestsOf, useRecentRequests } from '../api/get-recent-requests.ts';
 import { useRequestSummary } from '../api/get-request-summary.ts';
 import { ListsLoader } from '../components/lists-loader.tsx';
 import { OutstandingRetirements } from '../components/outstanding-retirements.tsx';
@@ -49,10 +49,7 @@ export function HomePage() {
   const navigate = useNavigate();
   const isMobile = useIsMobile();
   const summary = useRequestSummary(user.id);
-  const recent = useRecentRequests({
-    mode: mode === 'admin' ? user.role : 'user',
-    userId: user.id,
-  });
+  const recent = useRecentRequests(recentRequestsOf(user, mode));
   const hasPendingList = isAdmin(user.role);
   const pendingPage = useServerPaging();
   const pending = usePendingRequests({

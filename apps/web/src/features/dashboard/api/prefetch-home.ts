@@ -1,0 +1,25 @@
+import type { UserResponse } from '@imprest/domain/api/user-response.ts';
+import { isAdmin } from '@imprest/domain/permissions.ts';
+import type { QueryClient } from '@tanstack/react-query';
+import { effectiveMode } from '../../../lib/session.tsx';
+import type { Mode } from '../../../lib/storage.ts';
+import { firstPage } from '../../../lib/use-server-paging.ts';
+import { pendingRequestsQuery } from './get-pending-requests.ts';
+import { recentRequestsQuery, recentRequestsOf } from './get-recent-requests.ts';
+import { requestSummaryQuery } from './get-request-summary.ts';
+
+/**
+ * Asks for Home's data as the app starts, for someone signed in who opens Home (main.tsx): beside
+ * the validation of their stored session, rather than once it has answered and Home has rendered
+ * (issue 13: Home's Largest Contentful Paint). Home's hooks then find the answers in the cache, or
+ * on their way. The stored user and mode name the lists; should the validation bring a user whose
+ * role has changed, Home asks for its own, and a session that is over ends as it would anyway.
+ */
+export function prefetchHome(queryClient: QueryClient, user: UserResponse, storedMode: Mode) {
+  const mode = effectiveMode(user, storedMode);
+  void queryClient.prefetchQuery(requestSummaryQuery(user.id));
+  void queryClient.prefetchQuery(recentRequestsQuery(recentRequestsOf(user, mode)));
+  if (isAdmin(user.role)) {
+    void queryClient.prefetchQuery(pendingRequestsQuery(user.role, user.id, firstPage));
+  }
+}
