@@ -8,6 +8,7 @@ import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { extractFirstScreenStyles } from './vite/antd-first-screen-styles.ts';
 import { bootScript } from './vite/boot-script.ts';
+import { prerenderSignIn } from './vite/prerender-sign-in.ts';
 
 /** The API and socket.io server that `vite` dev proxies to (decisions §1: one port, 3000). */
 const apiTarget = 'http://localhost:3000';
@@ -61,7 +62,8 @@ const chunkGroups = [
     test: /src[\\/](app[\\/]antd-provider|components[\\/]layout[\\/]dashboard-layout)\.tsx$/,
   },
   // Home's data requests (features/dashboard/api), which main.tsx starts beside the session's
-  // validation: a small file of their own, so they need not wait for Home's antd parts.
+  // validation, with what they import (the requests API's schemas, which the dashboard's frame and
+  // other pages share): a small file that needs none of Home's antd parts.
   {
     name: 'home-data',
     priority: 6,
@@ -165,6 +167,7 @@ export default defineConfig({
     react(),
     antdFirstScreenStyles(),
     bootScript(),
+    prerenderSignIn(() => [react(), antdFirstScreenStyles()]),
     VitePWA({
       strategies: 'generateSW',
       filename: 'sw.js',

@@ -242,7 +242,8 @@ test('the built files are served pre-compressed, cached by their kind, robots.tx
   }
   const page = await request.get('/', { headers: { 'accept-encoding': 'br, gzip' } });
   expect(page.headers()['content-encoding']).toBe('br');
-  expect(await page.text()).toContain('<div id="root">');
+  // The app's page, the sign-in page rendered into it by the build (vite/prerender-sign-in.ts).
+  expect(await page.text()).toContain('<div id="root" data-prerendered>');
 
   const robots = await request.get('/robots.txt');
   expect(robots.status()).toBe(200);

@@ -2,10 +2,8 @@
 import './app/preload.ts';
 // Then: configures zod before any module builds a schema.
 import './lib/zod-config.ts';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { App } from './app/app.tsx';
 import { createRouter } from './app/router.tsx';
 import { createQueryClient } from './lib/query-client.ts';
 import { startColdStartValidation } from './lib/session.tsx';
@@ -30,12 +28,19 @@ const router = createRouter();
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html has no #root element');
 
-createRoot(rootElement).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
-  </StrictMode>,
-);
+const app = <App router={router} queryClient={queryClient} />;
+if (!rootElement.hasAttribute('data-prerendered')) {
+  createRoot(rootElement).render(app);
+} else if (document.documentElement.dataset.firstPage === 'sign-in') {
+  // The sign-in page index.html holds (vite/prerender-sign-in.ts) is this page: React takes over
+  // its HTML as it stands, the fields as the visitor may have filled them.
+  rootElement.removeAttribute('data-prerendered');
+  hydrateRoot(rootElement, app);
+} else {
+  // Any other page: the sign-in page's HTML, hidden meanwhile (styles.css), makes way.
+  rootElement.replaceChildren();
+  rootElement.removeAttribute('data-prerendered');
+  createRoot(rootElement).render(app);
+}
 
 registerServiceWorker();

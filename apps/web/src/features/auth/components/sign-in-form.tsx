@@ -1,6 +1,6 @@
 import { authenticateRequest, type AuthResponse } from '@imprest/domain/api/auth.ts';
 import { messages } from '@imprest/domain/messages.ts';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { isApiError } from '../../../lib/api-client.ts';
 import { paths } from '../../../paths.ts';
@@ -17,6 +17,20 @@ type SignInFormProps = { onSignedIn: (auth: AuthResponse) => void };
 function signInError(error: unknown): string {
   if (isApiError(error, 429)) return error.message;
   return messages.invalidCredentials;
+}
+
+const noChanges = () => () => undefined;
+
+/**
+ * False while React renders the page's HTML (the build's, vite/prerender-sign-in.ts) and takes it
+ * over in the browser; true once the app runs it, and from the start of any later render.
+ */
+function useIsRunning(): boolean {
+  return useSyncExternalStore(
+    noChanges,
+    () => true,
+    () => false,
+  );
 }
 
 /** The first message of the shared schema of a field, or null when the value is valid. */
@@ -40,12 +54,21 @@ export function SignInForm({ onSignedIn }: SignInFormProps) {
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const isPending = authenticate.isPending;
+  const isRunning = useIsRunning();
 
-  // The page's one task: the field is where the visitor starts (as antd's form had it). Focused
-  // once the page has painted, not with autoFocus: React focuses those inside its first commit,
-  // which forces the page's first layout into that task, 15 ms of it (issue 13: sign-in's TBT).
   useEffect(() => {
-    emailRef.current?.focus();
+    // The form is in the page's HTML: the visitor, or the browser's autofill, may have filled it
+    // before the app's code had arrived. Its state starts from what the fields hold.
+    const email = emailRef.current?.value ?? '';
+    const password = passwordRef.current?.value ?? '';
+    if (email || password) setValues({ email, password });
+    // The page's one task: the field is where the visitor starts (as antd's form had it), unless
+    // they have started elsewhere. Focused once the page has painted, not with autoFocus: React
+    // focuses those inside its first commit, which forces the page's first layout into that task,
+    // 15 ms of it (issue 13: sign-in's TBT).
+    if (!document.activeElement || document.activeElement === document.body) {
+      emailRef.current?.focus();
+    }
   }, []);
 
   function check(field: Field, value: string): boolean {
@@ -142,10 +165,13 @@ export function SignInForm({ onSignedIn }: SignInFormProps) {
         <div className="sign-in-forgot">
           <Link to={paths.resetPassword.getHref()}>Forgot password?</Link>
         </div>
+        {/* Disabled in the page's HTML until the app runs: the browser would otherwise send the
+            form itself, as a GET with the password in the address (Enter in a field too). */}
         <button
           type="submit"
           className="sign-in-button sign-in-button-primary"
           aria-busy={isPending || undefined}
+          disabled={!isRunning}
         >
           {isPending ? <SpinnerIcon className="sign-in-spinner" /> : null}
           <span>Sign In</span>
