@@ -2,29 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
-import { signedInContext } from './support.ts';
+import { dist, readManifest, signedInContext, type Chunk } from './support.ts';
 
 // Issue 12: the file previewers' libraries are fetched when a file of their kind is first opened,
 // never with the first page. Read from the manifest of the build the other tests run against
 // (scripts/start.mjs builds apps/web/dist before the server starts).
-
-type Chunk = {
-  file: string;
-  name?: string;
-  isEntry?: boolean;
-  imports?: string[];
-  dynamicImports?: string[];
-  assets?: string[];
-};
-
-const dist = path.resolve(import.meta.dirname, '../../apps/web/dist');
-
-function readManifest(): Record<string, Chunk> {
-  return JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Record<
-    string,
-    Chunk
-  >;
-}
 
 /** The chunks a page loads before it can show: the given modules and all they import statically. */
 function staticGraph(manifest: Record<string, Chunk>, keys: string[]): Set<string> {

@@ -1,20 +1,13 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { demoPassword, signedInContext } from './support.ts';
+import { demoPassword, readManifest, signedInContext } from './support.ts';
 
 // Issue 13: index.html holds the sign-in page (apps/web/vite/prerender-sign-in.ts), so a visitor
 // sees it before the app's code has arrived, and React takes it over as it stands. Tested by
 // holding the app's entry file back: what shows meanwhile is the page's HTML alone.
 
-const dist = path.resolve(import.meta.dirname, '../../apps/web/dist');
-
 /** The address of the app's entry file, from the build's manifest. */
 function entryFile(): string {
-  const manifest = JSON.parse(
-    fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'),
-  ) as Record<string, { file: string; isEntry?: boolean }>;
-  const entry = Object.values(manifest).find((chunk) => chunk.isEntry);
+  const entry = Object.values(readManifest()).find((chunk) => chunk.isEntry);
   expect(entry, 'the build has an entry').toBeDefined();
   return `/${entry?.file}`;
 }

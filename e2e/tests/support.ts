@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import {
   expect,
   type APIRequestContext,
@@ -7,6 +9,27 @@ import {
 } from '@playwright/test';
 
 export const demoPassword = 'Imprest#2026';
+
+/** A chunk of the web build's manifest (apps/web/dist/.vite/manifest.json). */
+export type Chunk = {
+  file: string;
+  name?: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  assets?: string[];
+};
+
+/** The web build the tests run against (scripts/start.mjs builds it before the server starts). */
+export const dist = path.resolve(import.meta.dirname, '../../apps/web/dist');
+
+/** The build's chunk graph, by module. */
+export function readManifest(): Record<string, Chunk> {
+  return JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Record<
+    string,
+    Chunk
+  >;
+}
 
 /** Signs in through the sign-in page and waits for the dashboard. */
 export async function signIn(page: Page, email: string, password = demoPassword): Promise<void> {
