@@ -1,7 +1,7 @@
 import { authResponse, type AuthResponse } from '@imprest/domain/api/auth.ts';
 import type { UserResponse } from '@imprest/domain/api/user-response.ts';
 import { isAdmin } from '@imprest/domain/permissions.ts';
-import { useQueryClient } from '@tanstack/react-query';
+import { replaceEqualDeep, useQueryClient } from '@tanstack/react-query';
 import {
   createContext,
   startTransition,
@@ -37,8 +37,8 @@ import {
 /** Token validation states of spec §4 (`idle`: nobody signed in, nothing to validate). */
 export type SessionStatus = 'idle' | 'pending' | 'fulfilled' | 'rejected';
 
+/** Who is signed in. The token itself lives in storage, where the API client reads it. */
 export type Session = {
-  token: string | null;
   user: UserResponse | null;
   status: SessionStatus;
   /** The effective mode: admin only for users with admin permission. */
@@ -52,7 +52,6 @@ export type Session = {
 };
 
 type SessionState = {
-  token: string | null;
   user: UserResponse | null;
   status: SessionStatus;
   hasSignedOut: boolean;
@@ -61,9 +60,8 @@ type SessionState = {
 const SessionContext = createContext<Session | null>(null);
 
 function initialState(): SessionState {
-  const token = readToken();
-  if (!token) return { token: null, user: null, status: 'idle', hasSignedOut: false };
-  return { token, user: readUser(), status: 'pending', hasSignedOut: false };
+  if (!readToken()) return { user: null, status: 'idle', hasSignedOut: false };
+  return { user: readUser(), status: 'pending', hasSignedOut: false };
 }
 
 /** GET users/validate-token: a fresh token and the current user (decisions §2). */
@@ -101,7 +99,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       clearSession();
       setStoredMode('staff');
       const hasSignedOut = status === 'idle';
-      setState({ token: null, user: null, status, hasSignedOut });
+      setState({ user: null, status, hasSignedOut });
       queryClient.clear();
       // A session that ran out under an e-mail link keeps the link for after signing in again.
       const here = `${window.location.pathname}${window.location.search}${window.location.hash}`;
@@ -119,7 +117,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback((auth: AuthResponse) => {
     writeSession(auth.token, auth.user);
-    setState({ token: auth.token, user: auth.user, status: 'fulfilled', hasSignedOut: false });
+    // A renewed token for the same user (the socket's catch-up as it connects, a reconnection)
+    // changes nothing on screen: the state stays as it was, rather than every signed-in page
+    // rendering again for it (issue 13: Home's Total Blocking Time).
+    setState((previous) =>
+      previous.status === 'fulfilled' &&
+      replaceEqualDeep(previous.user, auth.user) === previous.user
+        ? previous
+        : { user: auth.user, status: 'fulfilled', hasSignedOut: false },
+    );
   }, []);
 
   const revalidate = useCallback(
@@ -141,12 +147,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         }
         // No answer at all (offline): keep the stored session rather than sign out a user who is
         // merely disconnected; the next answered call decides.
-        const token = readToken();
         const user = readUser();
-        if (token && user) {
-          startTransition(() =>
-            setState({ token, user, status: 'fulfilled', hasSignedOut: false }),
-          );
+        if (readToken() && user) {
+          startTransition(() => setState({ user, status: 'fulfilled', hasSignedOut: false }));
         } else endSession('rejected');
       }
     },
@@ -170,11 +173,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // Signing out in another tab signs out here too.
   useEffect(() => {
     function handleStorage(event: StorageEvent) {
-      if (event.key === storageKeys.token && !event.newValue && state.token) endSession('idle');
+      const isSignedIn = state.status === 'pending' || state.status === 'fulfilled';
+      if (event.key === storageKeys.token && !event.newValue && isSignedIn) endSession('idle');
     }
     window.addEventListener('storage', handleStorage);
     return () => window.removeEventListener('storage', handleStorage);
-  }, [endSession, state.token]);
+  }, [endSession, state.status]);
 
   const handleCurrentUserUpdated = useCallback(() => {
     void revalidate();
