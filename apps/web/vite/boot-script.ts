@@ -36,31 +36,24 @@ function filesOf(bundle: OutputBundle, modules: string[], base: string): string[
   const chunks = Object.values(bundle).filter(isChunk);
   const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
   const loaded = new Set<string>();
-  const visitEntry = (chunk: OutputChunk) => {
-    if (loaded.has(chunk.fileName)) return;
-    loaded.add(chunk.fileName);
-    for (const file of chunk.imports) {
-      const imported = byFile.get(file);
-      if (imported) visitEntry(imported);
-    }
-  };
-  for (const chunk of chunks) if (chunk.isEntry) visitEntry(chunk);
   const files: string[] = [];
-  const visit = (chunk: OutputChunk) => {
+  // A chunk and those it imports statically, once each; `found` hears of each first visit.
+  const walk = (chunk: OutputChunk, found?: (file: string) => void) => {
     if (loaded.has(chunk.fileName)) return;
     loaded.add(chunk.fileName);
-    files.push(chunk.fileName);
+    found?.(chunk.fileName);
     for (const file of chunk.imports) {
       const imported = byFile.get(file);
-      if (imported) visit(imported);
+      if (imported) walk(imported, found);
     }
   };
+  for (const chunk of chunks) if (chunk.isEntry) walk(chunk);
   for (const module of modules) {
     const holder = chunks.find((chunk) =>
       chunk.moduleIds.some((id) => id.replaceAll('\\', '/').endsWith(`/apps/web/${module}`)),
     );
     if (!holder) throw new Error(`vite/boot-script.ts: no chunk holds ${module}`);
-    visit(holder);
+    walk(holder, (file) => files.push(file));
   }
   return files.map((file) => `${base}${file}`);
 }
@@ -69,7 +62,9 @@ function filesOf(bundle: OutputBundle, modules: string[], base: string): string[
  * The script index.html runs first, in its <head>, before the app's own files have arrived:
  * - it names the page being opened on <html> (`data-first-page`): the sign-in page for someone
  *   signed out at /, Home or another dashboard page for someone signed in (a stored token), or
- *   another page; src/app/preload.ts reads it;
+ *   another page; src/app/preload.ts and main.tsx read it (which files to load, whether Home's
+ *   data is asked for early, whether the sign-in page in index.html is hydrated), and styles.css
+ *   hides that sign-in page on any other;
  * - for a dashboard page it starts downloading the files that page needs beyond the entry
  *   (`modulepreload`), and antd's first-screen stylesheet: the browser then fetches them together
  *   with the entry's files rather than once the entry has arrived and run, which on a phone is
