@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
-import { dist, readManifest, signedInContext, type Chunk } from './support.ts';
+import { dist, holdTheApp, readManifest, signedInContext, type Chunk } from './support.ts';
 
 // Issue 12: the file previewers' libraries are fetched when a file of their kind is first opened,
 // never with the first page. Read from the manifest of the build the other tests run against
@@ -308,19 +308,16 @@ async function bootOf(page: Page) {
  * every file asked for meanwhile: only the boot script can ask for one then, since none of the
  * app's own code has arrived.
  */
-async function askedBeforeTheEntry(page: Page, url: string, entry: string, file: string) {
+async function askedBeforeTheEntry(page: Page, url: string, file: string) {
   const asked: string[] = [];
   const record = (sent: { url: () => string }) => asked.push(new URL(sent.url()).pathname);
   page.on('request', record);
-  let askedWhileHeld: string[] = [];
-  await page.route(`**${entry}`, async (route) => {
-    await expect.poll(() => asked, { timeout: 10_000 }).toContain(file);
-    askedWhileHeld = [...asked];
-    await route.continue();
-  });
-  await page.goto(url);
+  const releaseTheApp = await holdTheApp(page);
+  await page.goto(url, { waitUntil: 'commit' });
+  await expect.poll(() => asked, { timeout: 10_000 }).toContain(file);
+  const askedWhileHeld = [...asked];
+  await releaseTheApp();
   await expect(page.getByTestId('page-title')).toBeVisible();
-  await page.unrouteAll();
   page.off('request', record);
   return askedWhileHeld;
 }
@@ -334,7 +331,6 @@ test("index.html's boot script starts Home's files with the entry's, only for a 
     `/${Object.values(manifest).find((chunk) => chunk.name === name)?.file ?? `${name}?`}`;
   const shell = fileOf('shell');
   const table = fileOf('requests-table');
-  const entry = `/${Object.values(manifest).find((chunk) => chunk.isEntry)?.file}`;
   const antdStyles = fs
     .readdirSync(path.join(dist, 'assets'))
     .find((file) => /^antd-first-screen-.*\.css$/.test(file));
@@ -349,13 +345,13 @@ test("index.html's boot script starts Home's files with the entry's, only for a 
     });
   });
   const page = await context.newPage();
-  const forHome = await askedBeforeTheEntry(page, '/dashboard', entry, table);
+  const forHome = await askedBeforeTheEntry(page, '/dashboard', table);
   expect(forHome).toEqual(expect.arrayContaining([shell, table, `/assets/${antdStyles}`]));
   await expect(page.getByTestId('page-title')).toHaveText('Home');
   expect(await bootOf(page)).toEqual({ firstPage: 'home', violations: [] });
 
   // Another dashboard page: the frames' files, not Home's table.
-  const forRequests = await askedBeforeTheEntry(page, '/dashboard/requests', entry, shell);
+  const forRequests = await askedBeforeTheEntry(page, '/dashboard/requests', shell);
   expect(forRequests).not.toContain(table);
   await expect(page.getByTestId('page-title')).toHaveText('Requests');
   expect(await bootOf(page)).toEqual({ firstPage: 'dashboard', violations: [] });

@@ -1,32 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
-import { demoPassword, readManifest, signedInContext } from './support.ts';
+import { expect, test } from '@playwright/test';
+import { demoPassword, holdTheApp, signedInContext } from './support.ts';
 
 // Issue 13: index.html holds the sign-in page (apps/web/vite/prerender-sign-in.ts), so a visitor
 // sees it before the app's code has arrived, and React takes it over as it stands. Tested by
 // holding the app's entry file back: what shows meanwhile is the page's HTML alone.
-
-/** The address of the app's entry file, from the build's manifest. */
-function entryFile(): string {
-  const entry = Object.values(readManifest()).find((chunk) => chunk.isEntry);
-  expect(entry, 'the build has an entry').toBeDefined();
-  return `/${entry?.file}`;
-}
-
-/** Holds the entry file back from `page` until the returned function is called. */
-async function holdTheApp(page: Page): Promise<() => Promise<void>> {
-  let release = () => undefined as void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(`**${entryFile()}`, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return async () => {
-    release();
-    await page.unrouteAll({ behavior: 'wait' });
-  };
-}
 
 test('the sign-in page shows, and takes what is typed, before the app has arrived', async ({
   page,

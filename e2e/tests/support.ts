@@ -31,6 +31,32 @@ export function readManifest(): Record<string, Chunk> {
   >;
 }
 
+/** The address of the app's entry file, from the build's manifest. */
+export function entryFile(): string {
+  const entry = Object.values(readManifest()).find((chunk) => chunk.isEntry);
+  expect(entry, 'the build has an entry').toBeDefined();
+  return `/${entry?.file}`;
+}
+
+/**
+ * Holds the app's entry file back from `page` until the returned function is called: meanwhile
+ * the page is its HTML alone (and what index.html's boot script asks for).
+ */
+export async function holdTheApp(page: Page): Promise<() => Promise<void>> {
+  let release = () => undefined as void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(`**${entryFile()}`, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return async () => {
+    release();
+    await page.unrouteAll({ behavior: 'wait' });
+  };
+}
+
 /** Signs in through the sign-in page and waits for the dashboard. */
 export async function signIn(page: Page, email: string, password = demoPassword): Promise<void> {
   await page.goto('/');

@@ -1,5 +1,6 @@
 import { pendingListResponse, type PendingListResponse } from '@imprest/domain/api/requests.ts';
 import type { Role } from '@imprest/domain/enums.ts';
+import { isAdmin } from '@imprest/domain/permissions.ts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
 import type { Paging } from '../../../lib/use-server-paging.ts';
@@ -20,6 +21,11 @@ export function getPendingRequests(
     query: { page, per_page: perPage },
     schema: pendingListResponse,
   });
+}
+
+/** Home lists the requests waiting for the user's role for every role but staff (spec §2). */
+export function hasPendingList(role: Role): boolean {
+  return isAdmin(role);
 }
 
 /** The query of a page of the list, for the hook and for prefetch-home.ts. */

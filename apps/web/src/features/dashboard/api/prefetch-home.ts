@@ -1,10 +1,9 @@
 import type { UserResponse } from '@imprest/domain/api/user-response.ts';
-import { isAdmin } from '@imprest/domain/permissions.ts';
 import type { QueryClient } from '@tanstack/react-query';
 import { effectiveMode } from '../../../lib/session.tsx';
 import type { Mode } from '../../../lib/storage.ts';
 import { firstPage } from '../../../lib/use-server-paging.ts';
-import { pendingRequestsQuery } from './get-pending-requests.ts';
+import { hasPendingList, pendingRequestsQuery } from './get-pending-requests.ts';
 import { recentRequestsQuery, recentRequestsOf } from './get-recent-requests.ts';
 import { requestSummaryQuery } from './get-request-summary.ts';
 
@@ -19,7 +18,7 @@ export function prefetchHome(queryClient: QueryClient, user: UserResponse, store
   const mode = effectiveMode(user, storedMode);
   void queryClient.prefetchQuery(requestSummaryQuery(user.id));
   void queryClient.prefetchQuery(recentRequestsQuery(recentRequestsOf(user, mode)));
-  if (isAdmin(user.role)) {
+  if (hasPendingList(user.role)) {
     void queryClient.prefetchQuery(pendingRequestsQuery(user.role, user.id, firstPage));
   }
 }

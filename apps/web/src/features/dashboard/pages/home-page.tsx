@@ -1,5 +1,4 @@
 import type { PendingItemResponse, RequestItemResponse } from '@imprest/domain/api/requests.ts';
-import { isAdmin } from '@imprest/domain/permissions.ts';
 import { Alert, Button, Card, Flex } from 'antd';
 import { lazy, Suspense, useDeferredValue } from 'react';
 import { useNavigate } from 'react-router';
@@ -8,7 +7,7 @@ import { useCurrentUser, useSession } from '../../../lib/session.tsx';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { useLastPageInRange, useServerPaging } from '../../../lib/use-server-paging.ts';
 import { paths } from '../../../paths.ts';
-import { usePendingRequests } from '../api/get-pending-requests.ts';
+import { hasPendingList, usePendingRequests } from '../api/get-pending-requests.ts';
 import { recentRequestsOf, useRecentRequests } from '../api/get-recent-requests.ts';
 import { useRequestSummary } from '../api/get-request-summary.ts';
 import { ListsLoader } from '../components/lists-loader.tsx';
@@ -50,12 +49,12 @@ export function HomePage() {
   const isMobile = useIsMobile();
   const summary = useRequestSummary(user.id);
   const recent = useRecentRequests(recentRequestsOf(user, mode));
-  const hasPendingList = isAdmin(user.role);
+  const isPendingListShown = hasPendingList(user.role);
   const pendingPage = useServerPaging();
   const pending = usePendingRequests({
     role: user.role,
     userId: user.id,
-    isEnabled: hasPendingList,
+    isEnabled: isPendingListShown,
     page: pendingPage.page,
     perPage: pendingPage.perPage,
   });
@@ -65,7 +64,7 @@ export function HomePage() {
   const outstanding = summary.data?.outstanding_retirements ?? [];
   // The outstanding retirements come with the summary; every list waits for all its data.
   const areListsLoaded =
-    !summary.isPending && !recent.isPending && (!hasPendingList || !pending.isPending);
+    !summary.isPending && !recent.isPending && (!isPendingListShown || !pending.isPending);
   // The lists (antd's table and cards) are the page's heaviest part: drawn in a deferred render,
   // which React slices, rather than in the task that brings their data (issue 13: Total Blocking
   // Time). Their loader stands in their place until then, as while the data loads.
@@ -91,7 +90,7 @@ export function HomePage() {
           {outstanding.length > 0 ? (
             <OutstandingRetirements retirements={outstanding} cardSize={cardSize} />
           ) : null}
-          {hasPendingList ? (
+          {isPendingListShown ? (
             <Card
               title="Requests Pending Your Review"
               size={cardSize}
