@@ -401,6 +401,19 @@ async function benchmark(
      WHERE r.is_latest AND r.current_status IN ('pending', 'on_progress')
      ORDER BY md5(r.id::text) LIMIT ${writeTargets}`,
   );
+  // Final approvals of one organisation: the first pending review is the request's last, so each
+  // answer takes the organisation's approval number (its row in approval_sequences, held to the
+  // commit). They measure how final approvals in one organisation wait for one another.
+  const finalTargets = await query<(typeof reviewTargets)[number]>(
+    `SELECT r.id AS request_id, v.id AS review_id, r.organization_id, v.reviewer_role AS role
+     FROM requests r
+     CROSS JOIN LATERAL (SELECT id, reviewer_role, step FROM reviews
+                         WHERE request_id = r.id AND status = 'pending' ORDER BY step LIMIT 1) v
+     WHERE r.organization_id = $1 AND r.is_latest AND r.current_status IN ('pending', 'on_progress')
+       AND NOT EXISTS (SELECT 1 FROM reviews w WHERE w.request_id = r.id AND w.step > v.step)
+     ORDER BY md5(r.id::text) LIMIT ${writeTargets * 2}`,
+    [organization.id],
+  );
   const retirementTargets = await query<{
     id: string;
     owner: BenchUser;
@@ -412,9 +425,19 @@ async function benchmark(
      FROM retirements t WHERE t.status = 'pending'
      ORDER BY md5(t.id::text) LIMIT ${writeTargets}`,
   );
-  log(`${reviewTargets.length} review targets, ${retirementTargets.length} retirement targets`);
+  // The two kinds of review target are apart: a request answered by one is not the other's.
+  const finalIds = new Set(finalTargets.map((target) => target.request_id));
+  reviewTargets.splice(
+    0,
+    reviewTargets.length,
+    ...reviewTargets.filter((target) => !finalIds.has(target.request_id)),
+  );
+  log(
+    `${reviewTargets.length} review targets, ${finalTargets.length} final approvals, ${retirementTargets.length} retirement targets`,
+  );
   // One of each kept aside: the in-process app answers it once to count the write's statements.
   const reviewTarget = reviewTargets.pop();
+  const finalTarget = finalTargets.pop();
   const retirementTarget = retirementTargets.pop();
 
   // The statements the app sends for each read, captured once from an in-process app.
@@ -677,7 +700,25 @@ async function benchmark(
       file_paths: [],
     });
   /** How many targets each write handed out: only their budgets are checked afterwards. */
-  const used = { reviews: 0, retirements: 0 };
+  const used = { reviews: 0, finals: 0, retirements: 0 };
+  const answer = (
+    target: (typeof reviewTargets)[number] | undefined,
+    i: number,
+  ): Partial<Shot> | null =>
+    target
+      ? {
+          body: JSON.stringify({
+            id: target.review_id,
+            request_id: target.request_id,
+            status: 'approved',
+            comments: `Approved under load ${i}`,
+          }),
+          headers: {
+            ...reviewerHeaders.get(`${target.organization_id} ${target.role}`),
+            'idempotency-key': randomUUID(),
+          },
+        }
+      : null;
   const writes: {
     name: string;
     shot: Shot;
@@ -697,21 +738,17 @@ async function benchmark(
       shot: { method: 'PUT', path: 'reviews', headers: {} },
       amount: reviewTargets.length,
       next: (i) => {
-        const target = reviewTargets[i];
-        if (!target) return null;
-        used.reviews = i + 1;
-        return {
-          body: JSON.stringify({
-            id: target.review_id,
-            request_id: target.request_id,
-            status: 'approved',
-            comments: `Approved under load ${i}`,
-          }),
-          headers: {
-            ...reviewerHeaders.get(`${target.organization_id} ${target.role}`),
-            'idempotency-key': randomUUID(),
-          },
-        };
+        used.reviews = Math.min(i + 1, reviewTargets.length);
+        return answer(reviewTargets[i], i);
+      },
+    },
+    {
+      name: 'answer a review (final approval, one organisation)',
+      shot: { method: 'PUT', path: 'reviews', headers: {} },
+      amount: finalTargets.length,
+      next: (i) => {
+        used.finals = Math.min(i + 1, finalTargets.length);
+        return answer(finalTargets[i], i);
       },
     },
     {
@@ -746,6 +783,10 @@ async function benchmark(
       `SELECT id, organization_id FROM users WHERE organization_id = $1 AND role = $2 LIMIT 1`,
       [reviewTarget?.organization_id, reviewTarget?.role],
     );
+    const [finalReviewer] = await query<BenchUser>(
+      `SELECT id, organization_id FROM users WHERE organization_id = $1 AND role = $2 LIMIT 1`,
+      [finalTarget?.organization_id, finalTarget?.role],
+    );
     const captures: {
       name: string;
       method: 'POST' | 'PUT';
@@ -768,6 +809,18 @@ async function benchmark(
         body: JSON.stringify({
           id: reviewTarget?.review_id,
           request_id: reviewTarget?.request_id,
+          status: 'approved',
+          comments: 'Approved once to count the statements',
+        }),
+      },
+      {
+        name: 'answer a review (final approval, one organisation)',
+        method: 'PUT',
+        path: 'reviews',
+        as: finalReviewer,
+        body: JSON.stringify({
+          id: finalTarget?.review_id,
+          request_id: finalTarget?.request_id,
           status: 'approved',
           comments: 'Approved once to count the statements',
         }),
@@ -852,7 +905,11 @@ async function benchmark(
       ...(
         await query<{ budget_id: string }>(
           `SELECT budget_id FROM requests WHERE id = ANY($1::uuid[])`,
-          [reviewTargets.slice(0, used.reviews).map((target) => target.request_id)],
+          [
+            [...reviewTargets.slice(0, used.reviews), ...finalTargets.slice(0, used.finals)].map(
+              (target) => target.request_id,
+            ),
+          ],
         )
       ).map((row) => row.budget_id),
       ...retirementTargets.slice(0, used.retirements).map((target) => target.budget_id),
