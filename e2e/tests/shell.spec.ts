@@ -98,8 +98,9 @@ test('log out returns to sign-in and forgets the session', async ({ page }) => {
 });
 
 test('a session check answered after Log Out does not sign the user in again', async ({ page }) => {
-  // The socket's first connection checks the session (validate-token). That check is held here,
-  // answered by the server but not yet handed to the page, while the user logs out.
+  // A change to the user checks the session again (validate-token): heard live, or missed before
+  // the socket joined and caught up with as it does (docs/decisions/0030). That check is held
+  // here, answered by the server but not yet handed to the page, while the user logs out.
   let hold: (() => void) | undefined;
   const held = new Promise<void>((resolve) => (hold = resolve));
   let release: (() => void) | undefined;
@@ -111,6 +112,19 @@ test('a session check answered after Log Out does not sign the user in again', a
     await route.fulfill({ response });
   });
   await signIn(page, 'staff@example.com');
+  // The user's own change (their notification setting, as it stands): an update_user event.
+  const { token, user } = await page.evaluate(() => ({
+    token: window.localStorage.getItem('token'),
+    user: JSON.parse(window.localStorage.getItem('user') ?? '{}') as {
+      id: string;
+      settings: string;
+    },
+  }));
+  const changed = await page.request.put('/api/v1/users/settings', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { user_id: user.id, settings: user.settings },
+  });
+  expect(changed.status()).toBe(200);
   await held;
   await chooseFromUserMenu(page, 'Log Out');
   await expect(page).toHaveURL(/\/$/);

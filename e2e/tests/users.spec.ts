@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { messages } from '@imprest/domain/messages.ts';
+import { catchUpMarginMs } from '@imprest/domain/realtime.ts';
 import { findMail } from './mailbox.ts';
 import {
   apiToken,
@@ -398,6 +399,51 @@ test('a lock lifted before the page is connected still reaches it once it connec
   await expect(userPage.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
   await expect(userPage.getByTestId('locked-banner')).toHaveCount(0);
   await context.close();
+});
+
+test('a page that missed nothing does not fetch its data again as its socket joins', async ({
+  page,
+}) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, finance);
+  // The organisation quiet for longer than the clocks' margin before the page loads: the last
+  // event, if any, came before the page's data (docs/decisions/0030).
+  await page.waitForTimeout(catchUpMarginMs + 1_000);
+  const welcomed = new Promise<void>((resolve) => {
+    const isWelcome = (text: string) => text.includes('"welcome"');
+    page.on('websocket', (socket) =>
+      socket.on('framereceived', ({ payload }) => {
+        if (isWelcome(String(payload))) resolve();
+      }),
+    );
+    page.on('response', (response) => {
+      if (!response.url().includes('/socket.io/')) return;
+      void response.text().then(
+        (text) => {
+          if (isWelcome(text)) resolve();
+        },
+        () => undefined,
+      );
+    });
+  });
+  const asked: string[] = [];
+  page.on('request', (sent) => asked.push(new URL(sent.url()).pathname));
+  await page.reload();
+  await expect(page.getByTestId('recent-requests').locator('table')).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
+  await welcomed;
+  // What the welcome would have set off (the session's check and the lists on screen) starts at
+  // once; a second is room enough for it to show.
+  await page.waitForTimeout(1_000);
+  const api = asked
+    .filter((path) => path.startsWith('/api/v1/'))
+    .map((path) => path.replace(/[0-9a-f-]{36}/, ':id'));
+  expect(api.sort()).toEqual([
+    '/api/v1/requests/finance_officer/pending/:id',
+    '/api/v1/requests/summary/:id',
+    '/api/v1/requests/user/:id',
+    '/api/v1/users/validate-token',
+  ]);
 });
 
 test('my profile changes my phone and my password', async ({ page, request }) => {

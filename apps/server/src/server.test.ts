@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { socketWelcome, type SocketWelcome } from '@imprest/domain/realtime.ts';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readConfig } from './config.ts';
@@ -116,17 +117,35 @@ describe('the server process', () => {
     expect(error.message).toBe('unauthorized');
     refused.close();
 
-    const socket = connectSocket(running.url, { auth: { token }, reconnection: false });
-    await new Promise<void>((resolve, reject) => {
-      socket.on('connect', resolve);
-      socket.on('connect_error', reject);
-    });
+    const server = running;
+    // Joined, a socket is told when its organisation's last event was raised (decisions 0030).
+    const welcomed = () => {
+      const socket = connectSocket(server.url, { auth: { token }, reconnection: false });
+      return new Promise<{ socket: typeof socket; welcome: SocketWelcome }>((resolve, reject) => {
+        socket.once('welcome', (welcome: unknown) =>
+          resolve({ socket, welcome: socketWelcome.parse(welcome) }),
+        );
+        socket.once('connect_error', reject);
+      });
+    };
+    const first = await welcomed();
+    if (config.redisUrl) {
+      // Several processes share Redis's record, which has no event of this new organisation.
+      expect(first.welcome.last_event_at).toBeNull();
+    } else {
+      // One process: no event since it started, whose start bounds any event before.
+      expect(first.welcome.last_event_at).toBeLessThanOrEqual(first.welcome.now);
+    }
+    const { socket } = first;
     const received = new Promise<unknown>((resolve) => socket.on('update_user', resolve));
-    // The room join completes in the server's middleware; give the first event a moment to route.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const before = Date.now();
     running.context.events.publish(user.organization_id, 'update_user', { user_id: user.id });
     expect(await received).toEqual({ user_id: user.id });
+    const second = await welcomed();
+    expect(second.welcome.last_event_at).toBeGreaterThanOrEqual(before);
+    expect(second.welcome.last_event_at).toBeLessThanOrEqual(second.welcome.now);
     socket.close();
+    second.socket.close();
   });
 
   it('runs the job runner: the lock job is scheduled daily at midnight in ORG_TIMEZONE', async () => {

@@ -12,7 +12,7 @@ import { seedDemo } from './demo/seed.ts';
 import { startJobRunner, type JobRunner } from './features/jobs/worker.ts';
 import { loadJwtKey } from './lib/secrets.ts';
 import { trackRequests } from './ops/in-flight.ts';
-import { createEventBus, organizationRoom } from './realtime/events.ts';
+import { createEventBus } from './realtime/events.ts';
 import { attachRealtime } from './realtime/socket.ts';
 
 export type RunningServer = {
@@ -128,9 +128,7 @@ export async function startServer(
       jobs: async () => runner.isRunning(),
       ...(realtime.pingRedis ? { redis: realtime.pingRedis } : {}),
     };
-    events.attach((organizationId, event, payload) => {
-      realtime.io.to(organizationRoom(organizationId)).emit(event, payload);
-    });
+    events.attach(realtime.publish);
     events.attachSessionEnd(realtime.endSessions);
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { socketWelcome, type SocketWelcome } from '@imprest/domain/realtime.ts';
 import { emailOutbox } from '../db/schema.ts';
 import { queues } from '../features/jobs/worker.ts';
 import { jobSchema } from '../lib/job-queue.ts';
@@ -94,6 +95,14 @@ async function call(
 }
 
 function connect(target: ServerProcess, token: string): Promise<Socket> {
+  return connectWelcomed(target, token).then(({ socket }) => socket);
+}
+
+/** A socket once joined, with the `welcome` it was sent (docs/decisions/0030). */
+function connectWelcomed(
+  target: ServerProcess,
+  token: string,
+): Promise<{ socket: Socket; welcome: SocketWelcome }> {
   const socket = connectSocket(target.url, {
     auth: { token },
     transports: ['websocket'],
@@ -101,7 +110,9 @@ function connect(target: ServerProcess, token: string): Promise<Socket> {
   });
   sockets.push(socket);
   return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
+    socket.once('welcome', (welcome: unknown) =>
+      resolve({ socket, welcome: socketWelcome.parse(welcome) }),
+    );
     socket.once('connect_error', reject);
   });
 }
@@ -138,6 +149,26 @@ describe('two server processes on one database, Redis and S3', () => {
     expect(submitted.status).toBe(201);
     expect(await heardOnB).toEqual({ request_id: submitted.body.id });
     expect(await heardOnA).toEqual({ request_id: submitted.body.id });
+  });
+
+  it('tell a socket joining B when A last raised an event for its organisation, and of none for another', async () => {
+    const listening = await connect(a, org.finance.token);
+    const heard = new Promise((resolve) => listening.once('request_updated', resolve));
+    const before = Date.now();
+    const submitted = await call(a, 'POST', '/requests', {
+      token: org.staff.token,
+      body: requestBody(org.budget.code),
+    });
+    expect(submitted.status).toBe(201);
+    // Heard: the event was sent, so its time was recorded before.
+    await heard;
+    const { welcome } = await connectWelcomed(b, org.finance2.token);
+    expect(welcome.last_event_at).toBeGreaterThanOrEqual(before);
+    expect(welcome.last_event_at).toBeLessThanOrEqual(welcome.now);
+
+    // An organisation with no event since this Redis began: B cannot tell, so the page catches up.
+    const quiet = await buildStaffedOrganization(t.db);
+    expect((await connectWelcomed(b, quiet.finance.token)).welcome.last_event_at).toBeNull();
   });
 
   it('read through B a file uploaded through A', async () => {

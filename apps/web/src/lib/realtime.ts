@@ -1,3 +1,4 @@
+import { mustCatchUp, socketWelcome } from '@imprest/domain/realtime.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { Socket } from 'socket.io-client';
@@ -51,6 +52,9 @@ export function useRealtime(
     let socket: Socket | null = null;
     let refusals = 0;
     let isClosed = false;
+    // Since when (performance.now()) the page may have missed events: its data was fetched after
+    // its navigation began; after a welcome, what followed was heard live.
+    let quietSince = 0;
     function checkSession() {
       void onDisconnectRef.current().then((isSignedIn) => {
         if (isSignedIn && !isClosed && refusals < maxRefusals) {
@@ -87,12 +91,22 @@ export function useRealtime(
           connection.on('connect', () => {
             refusals = 0;
             setRealtimeStatus('connected');
-            // Nothing said before this moment was heard: the change that raced the first
-            // connection (made after the page fetched, before the socket joined, issue 13) or that
-            // came while the network was down. Catch up once: the user (a lock, a new position)
-            // and the lists on screen.
-            onUpdatedRef.current();
-            for (const list of liveLists) void queryClient.invalidateQueries({ queryKey: [list] });
+          });
+          // Joined: nothing said before this moment was heard, such as a change made after the
+          // page fetched and before the socket joined (issue 13), or while the network was down.
+          // The welcome says when the organisation's last event was raised: if that may be after
+          // `quietSince`, catch up once (the user, for a lock or a new position, and the lists on
+          // screen); otherwise what the page shows is current (docs/decisions/0030).
+          connection.on('welcome', (payload: unknown) => {
+            const heardAt = performance.now();
+            const welcome = socketWelcome.safeParse(payload);
+            if (!welcome.success || mustCatchUp(welcome.data, heardAt - quietSince)) {
+              onUpdatedRef.current();
+              for (const list of liveLists)
+                void queryClient.invalidateQueries({ queryKey: [list] });
+            }
+            // Every event from here on is heard, until the connection is lost.
+            quietSince = heardAt;
           });
           // 'io server disconnect' is the server's own doing (a deleted user, an ended session); a
           // restart or a lost network says otherwise and reconnects by itself.
