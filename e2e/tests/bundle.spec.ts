@@ -400,8 +400,9 @@ test("Home's data is asked for beside the session's validation, not after it", a
     '/api/v1/requests/summary/:id',
     '/api/v1/requests/user/:id',
   ]);
-  // Home used those answers: it asked for none of its lists a second time before the socket's
-  // catch-up (a (re)connection refreshes the lists on screen, lib/realtime.ts).
+  // Home used those answers: it asked for none of its lists a second time before the socket
+  // joined (which refreshes the lists on screen only if the page may have missed an event,
+  // lib/realtime.ts, docs/decisions/0030).
   await expect.poll(() => asked.some((path) => path.startsWith('/socket.io'))).toBe(true);
   const beforeSocket = asked.slice(
     0,

@@ -117,7 +117,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback((auth: AuthResponse) => {
     writeSession(auth.token, auth.user);
-    // A renewed token for the same user (the socket's catch-up as it connects, a reconnection)
+    // A renewed token for the same user (the socket's catch-up as it joins, an update_user)
     // changes nothing on screen: the state stays as it was, rather than every signed-in page
     // rendering again for it (issue 13: Home's Total Blocking Time).
     setState((previous) =>
