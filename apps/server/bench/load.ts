@@ -779,14 +779,16 @@ async function benchmark(
       `SELECT id, organization_id FROM users WHERE organization_id = $1 AND role = 'staff' ORDER BY email LIMIT 1`,
       [organization.id],
     );
-    const [reviewer] = await query<BenchUser>(
-      `SELECT id, organization_id FROM users WHERE organization_id = $1 AND role = $2 LIMIT 1`,
-      [reviewTarget?.organization_id, reviewTarget?.role],
-    );
-    const [finalReviewer] = await query<BenchUser>(
-      `SELECT id, organization_id FROM users WHERE organization_id = $1 AND role = $2 LIMIT 1`,
-      [finalTarget?.organization_id, finalTarget?.role],
-    );
+    // Who answers a review target's step: a user of its organisation in its role.
+    const reviewerOf = async (target: (typeof reviewTargets)[number] | undefined) =>
+      (
+        await query<BenchUser>(
+          `SELECT id, organization_id FROM users WHERE organization_id = $1 AND role = $2 LIMIT 1`,
+          [target?.organization_id, target?.role],
+        )
+      )[0];
+    const reviewer = await reviewerOf(reviewTarget);
+    const finalReviewer = await reviewerOf(finalTarget);
     const captures: {
       name: string;
       method: 'POST' | 'PUT';

@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { socketWelcome, type SocketWelcome } from '@imprest/domain/realtime.ts';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readConfig } from './config.ts';
 import { startServer, type RunningServer } from './server.ts';
+import { connectWelcomed } from '../test/sockets.ts';
 
 // The whole process as `npm start` runs it: its own database (embedded, or a fresh one on the
 // DATABASE_URL server), migrations, HTTP on a real port, socket.io.
@@ -119,15 +119,7 @@ describe('the server process', () => {
 
     const server = running;
     // Joined, a socket is told when its organisation's last event was raised (decisions 0030).
-    const welcomed = () => {
-      const socket = connectSocket(server.url, { auth: { token }, reconnection: false });
-      return new Promise<{ socket: typeof socket; welcome: SocketWelcome }>((resolve, reject) => {
-        socket.once('welcome', (welcome: unknown) =>
-          resolve({ socket, welcome: socketWelcome.parse(welcome) }),
-        );
-        socket.once('connect_error', reject);
-      });
-    };
+    const welcomed = () => connectWelcomed(server.url, token);
     const first = await welcomed();
     if (config.redisUrl) {
       // Several processes share Redis's record, which has no event of this new organisation.

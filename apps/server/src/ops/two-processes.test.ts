@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
-import { io as connectSocket, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { socketWelcome, type SocketWelcome } from '@imprest/domain/realtime.ts';
+import type { SocketWelcome } from '@imprest/domain/realtime.ts';
 import { emailOutbox } from '../db/schema.ts';
 import { queues } from '../features/jobs/worker.ts';
 import { jobSchema } from '../lib/job-queue.ts';
@@ -25,6 +25,7 @@ import {
   type TestRedis,
 } from '../../test/processes.ts';
 import { startS3, type TestS3 } from '../../test/s3.ts';
+import { connectWelcomed as connectTo } from '../../test/sockets.ts';
 import { outboxSettled, startSmtpServer, type TestSmtpServer } from '../../test/smtp.ts';
 
 // Two real server processes (`node src/main.ts`, as `npm start` runs one) on one PostgreSQL
@@ -98,23 +99,14 @@ function connect(target: ServerProcess, token: string): Promise<Socket> {
   return connectWelcomed(target, token).then(({ socket }) => socket);
 }
 
-/** A socket once joined, with the `welcome` it was sent (docs/decisions/0030). */
-function connectWelcomed(
+/** A socket once joined, with the `welcome` it was sent, closed after the tests. */
+async function connectWelcomed(
   target: ServerProcess,
   token: string,
 ): Promise<{ socket: Socket; welcome: SocketWelcome }> {
-  const socket = connectSocket(target.url, {
-    auth: { token },
-    transports: ['websocket'],
-    reconnection: false,
-  });
-  sockets.push(socket);
-  return new Promise((resolve, reject) => {
-    socket.once('welcome', (welcome: unknown) =>
-      resolve({ socket, welcome: socketWelcome.parse(welcome) }),
-    );
-    socket.once('connect_error', reject);
-  });
+  const joined = await connectTo(target.url, token);
+  sockets.push(joined.socket);
+  return joined;
 }
 
 describe('two server processes on one database, Redis and S3', () => {

@@ -37,7 +37,7 @@ type SortedSets = {
 };
 
 /** The sorted set holding every organisation's last event time, shared by every process. */
-export const lastEventsKey = 'imprest:last-event-at';
+const lastEventsKey = 'imprest:last-event-at';
 
 /**
  * Several processes (REDIS_URL): one sorted set in Redis, scored by time and only ever raised
