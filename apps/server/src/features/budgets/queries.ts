@@ -18,6 +18,7 @@ import {
 import type pg from 'pg';
 import { PgDialect, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
+import { inConstants } from '../../db/constants.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import { containsPattern, startsWithPattern } from '../../db/like.ts';
 import { budgetChanges, budgets, requests, retirements } from '../../db/schema.ts';
@@ -256,7 +257,7 @@ const budgetHistoryQuery = preparedOnce((db: Executor) => {
       -- committed amount is the budget's own, as the balance panel beside the chart shows it.
       SELECT least(greatest(${requestMonth}, (SELECT min(start) FROM months)),
                    (SELECT max(start) FROM months)) AS start,
-             sum(coalesce(${retirements.amount_spent}, ${requests.amount_requested})) FILTER (WHERE ${inArray(requests.current_status, [...committingStatuses])}) AS committed,
+             sum(coalesce(${retirements.amount_spent}, ${requests.amount_requested})) FILTER (WHERE ${inConstants(requests.current_status, committingStatuses)}) AS committed,
              sum(coalesce(${retirements.amount_spent}, ${requests.amount_requested})) FILTER (WHERE ${requests.current_status} = 'approved') AS spent
       FROM ${requests}
       LEFT JOIN ${retirements}

@@ -17,6 +17,7 @@ import {
 } from 'drizzle-orm';
 import { alias, type AnyPgColumn, type PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
+import { equalsConstant } from '../../db/constants.ts';
 import { containsPattern } from '../../db/like.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import { budgets, requests, retirements, users } from '../../db/schema.ts';
@@ -127,13 +128,19 @@ export function ownerUnretiredTotalQuery(
       and(
         eq(owned.request_owner_id, owner.ownerId),
         eq(owned.organization_id, owner.organizationId),
-        eq(owned.is_latest, true),
-        eq(owned.current_status, 'approved'),
+        // Constants in the text, so the request view's named statement is planned once (db/constants.ts).
+        sql`${owned.is_latest}`,
+        equalsConstant(owned.current_status, 'approved'),
         notExists(
           db
             .select({ one: sql`1` })
             .from(retirements)
-            .where(and(eq(retirements.request_id, owned.id), eq(retirements.status, 'approved'))),
+            .where(
+              and(
+                eq(retirements.request_id, owned.id),
+                equalsConstant(retirements.status, 'approved'),
+              ),
+            ),
         ),
       ),
     );
