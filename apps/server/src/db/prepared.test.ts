@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildStaffedOrganization,
@@ -7,7 +8,9 @@ import { requestBody, submitted } from '../../test/factories/requests.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { actorFromToken } from '../features/auth/session.ts';
 import { budgetHistory } from '../features/budgets/queries.ts';
+import { findActingDelegates } from '../features/delegations/queries.ts';
 import { organizationRequestCounts, ownerRequestCountsOf } from '../features/requests/counts.ts';
+import { findRequestNotice, findRetirementNotice } from '../features/notifications/queries.ts';
 import { findRequestView } from '../features/requests/view.ts';
 import { listRetirementPage } from '../features/retirements/queries.ts';
 import { connect, type Database } from './client.ts';
@@ -43,6 +46,14 @@ describe('statements prepared under a name', () => {
         await findRequestView(one, { organizationId: org.organizationId, id: request.id }),
       ).toBeDefined();
       expect(await actorFromToken(context, org.staff.token)).not.toBeNull();
+      expect(await findRequestNotice(one, request.id)).toBeDefined();
+      // A retirement that is not there: the statement is prepared all the same.
+      expect(await findRetirementNotice(one, randomUUID())).toBeUndefined();
+      await findActingDelegates(one, {
+        organizationId: org.organizationId,
+        roles: ['finance_officer', 'director'],
+        today: '2026-11-28',
+      });
       await budgetHistory(one, { budgetId: org.budget.id, timezone: 'Africa/Dar_es_Salaam' });
       await organizationRequestCounts(one, org.organizationId);
       await ownerRequestCountsOf(one, org.staff.id);
@@ -63,6 +74,11 @@ describe('statements prepared under a name', () => {
       actor_from_token: '{uuid,uuid,uuid}',
       // The time zone where the statement names it (four times), the budget (three times).
       budget_history: '{text,text,uuid,text,uuid,uuid,text}',
+      // The request's or the retirement's id.
+      request_notice: '{uuid}',
+      retirement_notice: '{uuid}',
+      // The organisation, the day (twice) and the roles, as one array.
+      acting_delegates: '{uuid,date,date,text[]}',
       // The organisation or the owner.
       organization_request_counts: '{uuid}',
       owner_request_counts: '{uuid}',

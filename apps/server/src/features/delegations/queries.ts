@@ -8,7 +8,6 @@ import {
   eq,
   gt,
   gte,
-  inArray,
   isNotNull,
   isNull,
   lt,
@@ -16,9 +15,11 @@ import {
   or,
   sql,
   type SQL,
+  type Placeholder,
 } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { delegations, users } from '../../db/schema.ts';
 
 export type DelegationRow = typeof delegations.$inferSelect;
@@ -269,7 +270,7 @@ export async function listDelegationPage(
 }
 
 /** The conditions of a delegation that lets its delegate act on `today`. */
-function activeOn(today: string): SQL {
+function activeOn(today: string | Placeholder): SQL {
   return and(
     isNull(delegations.ended_at),
     lte(delegations.starts_on, today),
@@ -333,7 +334,16 @@ export async function findActingDelegates(
   options: { organizationId: string; roles: string[]; today: string },
 ): Promise<ActingDelegate[]> {
   if (options.roles.length === 0) return [];
-  return db
+  return actingDelegatesQuery(db).execute(options);
+}
+
+/**
+ * The statement of findActingDelegates, prepared under a name once per pool (issue 13): every
+ * write that notifies reads it, and PostgreSQL planned it afresh on each call. The roles go as one
+ * array, so its text is the same for any number of them (decision 0026).
+ */
+const actingDelegatesQuery = preparedOnce((db: Executor) =>
+  db
     .select({
       id: delegate.id,
       email: delegate.email,
@@ -351,12 +361,13 @@ export async function findActingDelegates(
     .innerJoin(delegate, eq(delegate.id, delegations.delegate_id))
     .where(
       and(
-        eq(delegations.organization_id, options.organizationId),
-        activeOn(options.today),
-        inArray(delegator.role, options.roles),
+        eq(delegations.organization_id, sql.placeholder('organizationId')),
+        activeOn(sql.placeholder('today')),
+        sql`${delegator.role} = ANY(${sql.placeholder('roles')}::text[])`,
         isNull(delegator.deleted_at),
         isNull(delegate.deleted_at),
       ),
     )
-    .orderBy(asc(delegations.starts_on), asc(delegations.created_at), asc(delegations.id));
-}
+    .orderBy(asc(delegations.starts_on), asc(delegations.created_at), asc(delegations.id))
+    .prepare('acting_delegates'),
+);
