@@ -128,7 +128,8 @@ export function ownerUnretiredTotalQuery(
       and(
         eq(owned.request_owner_id, owner.ownerId),
         eq(owned.organization_id, owner.organizationId),
-        // Constants in the text, so the request view's named statement is planned once (db/constants.ts).
+        // Constants in the text, so the request view's named statement is planned once
+        // (db/constants.ts).
         sql`${owned.is_latest}`,
         equalsConstant(owned.current_status, 'approved'),
         notExists(
@@ -183,9 +184,9 @@ function usersNamedQuery(db: Executor, organizationId: string, term: string) {
  * What a search term matches (docs/decisions/0006): the start of an approval number
  * (requests_approval_number_prefix_idx); otherwise requests of the purposes it names
  * (requests_org_purpose_idx), of the users whose name contains it (requests_owner_latest_idx), and
- * approval numbers containing it (the trigrams of requests_search_idx). `plannerSettings` (set_config
- * calls, for the transaction's later statements) is sent with the look-up, one round trip fewer
- * (issue 13).
+ * approval numbers containing it (the trigrams of requests_search_idx). `plannerSettings`
+ * (set_config calls, for the transaction's later statements) is sent with the look-up, one round
+ * trip fewer (issue 13).
  */
 async function searchCondition(
   tx: Executor,
@@ -201,8 +202,9 @@ async function searchCondition(
   const purposes = purposesMatching(term);
   // A setting made in a statement does not change that statement's own plan: the look-up is
   // planned as it would be alone.
+  const named = usersNamedQuery(tx, filter.organizationId, term);
   const result = await tx.execute<{ owners: string[] }>(
-    sql`SELECT ${plannerSettings}, ARRAY(${usersNamedQuery(tx, filter.organizationId, term)}) AS owners`,
+    sql`SELECT ${plannerSettings}, ARRAY(${named}) AS owners`,
   );
   const owners = result.rows[0]?.owners ?? [];
   const alternatives = [sql`${approvalNumberText} LIKE ${containsPattern(term)}`];
