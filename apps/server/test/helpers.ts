@@ -47,6 +47,8 @@ export async function createTestApp(
   options: {
     /** Configuration overrides, e.g. `{ isDemo: true }`. */
     config?: Partial<Config>;
+    /** The pool's connections; 1 sends every statement through one connection. */
+    poolSize?: number;
   } = {},
 ): Promise<TestApp> {
   const adminUrl = inject('adminUrl');
@@ -65,7 +67,7 @@ export async function createTestApp(
   }
   await admin.end();
   const url = databaseUrl(adminUrl, name);
-  const db = connect(url);
+  const db = connect(url, { max: options.poolSize ?? 20 });
   // Files uploaded through the local store go to a folder of this file's own.
   const dataDir = path.resolve(import.meta.dirname, '../../../.tmp/test-data', name);
   const config = {

@@ -5,6 +5,11 @@ import {
   type StaffedOrganization,
 } from '../../test/factories/organizations.ts';
 import { requestBody, submitted } from '../../test/factories/requests.ts';
+import {
+  buildRetirement,
+  reviewedRetirement,
+  submittedRetirement,
+} from '../../test/factories/retirements.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { actorFromToken } from '../features/auth/session.ts';
 import { budgetHistory } from '../features/budgets/queries.ts';
@@ -83,6 +88,60 @@ describe('statements prepared under a name', () => {
       organization_request_counts: '{uuid}',
       owner_request_counts: '{uuid}',
       organization_retirement_counts: '{uuid}',
+    });
+  });
+
+  it('are what the writes send: a request submitted and approved, a retirement submitted', async () => {
+    // Every statement through one connection, so pg_prepared_statements shows them all.
+    const w = await createTestApp({ poolSize: 1 });
+    const people = await buildStaffedOrganization(w.db);
+    const retirement = await buildRetirement(w.app, {
+      owner: people.staff,
+      finance: people.finance,
+      reviewers: [people.finance, people.secretary],
+      budgetCode: people.budget.code,
+    });
+    const submitted = await submittedRetirement(w.app, people.staff, retirement);
+    await reviewedRetirement(w.app, people.finance, submitted, 'approved');
+    const keyed = await w.app.inject({
+      method: 'POST',
+      url: '/api/v1/requests',
+      headers: { authorization: `Bearer ${people.staff.token}`, 'idempotency-key': randomUUID() },
+      payload: requestBody(people.budget.code),
+    });
+    expect(keyed.statusCode).toBe(201);
+    const { rows } = await w.db.$client.query<{ name: string; parameter_types: string }>(
+      `SELECT name, parameter_types::text FROM pg_prepared_statements WHERE name <> ''`,
+    );
+    const named = Object.fromEntries(rows.map((row) => [row.name, row.parameter_types]));
+    // pg-boss's job insert, named after its text.
+    const jobInserts = Object.keys(named).filter((name) => name.startsWith('pgboss_'));
+    expect(jobInserts).toHaveLength(1);
+    expect(named).toMatchObject({
+      // Submitting a request: the budget by code and locked, each with the amount it must cover.
+      budget_with_room: '{numeric,uuid,text}',
+      lock_budget: '{numeric,uuid,uuid}',
+      matrix_rows: '{uuid}',
+      exchange_rates: '{uuid}',
+      // The reviewers and the owner told: the organisation, the roles and the owner; the ids.
+      users_with_roles: '{uuid,text[],uuid}',
+      recipients: '{uuid[]}',
+      // Answering a review.
+      lock_request: '{uuid,uuid}',
+      reviews_of: '{uuid}',
+      // The reviewer, their name and title, the delegator and theirs, the comments, the answer, the step.
+      answer_review: '{uuid,text,text,uuid,text,text,text,uuid}',
+      // The status, the next role, who answered, the approval number (or null), the request.
+      request_status: '{text,text,uuid[],text,uuid}',
+      // Submitting and reviewing a retirement.
+      retirement_record: '{uuid,uuid}',
+      lock_retirement: '{uuid,uuid}',
+      retirement_reviews_of: '{uuid}',
+      // The organisation, the owner, the day before which a retirement is overdue.
+      unlock_cleared_user: '{uuid,uuid,date}',
+      // An Idempotency-Key kept, and the answer kept with it.
+      idempotency_key: '{uuid,text,uuid,text}',
+      idempotency_answer: '{integer,text,uuid,text}',
     });
   });
 });

@@ -305,6 +305,12 @@ export const requests = pgTable(
     index('requests_owner_latest_idx')
       .on(table.request_owner_id, table.created_at.desc())
       .where(sql`${table.is_latest}`),
+    // The owner's unretired total in the request view (requests/queries.ts): migration 0021 builds
+    // it with INCLUDE (amount_base, id), which drizzle cannot declare, so the sum is an index-only
+    // scan.
+    index('requests_owner_approved_idx')
+      .on(table.request_owner_id, table.organization_id)
+      .where(sql`${table.is_latest} AND ${table.current_status} = 'approved'`),
     // The admin list's status filter and its count (bench/requests.ts).
     index('requests_org_status_idx')
       .on(table.organization_id, table.current_status, table.created_at.desc())
@@ -474,6 +480,11 @@ export const retirements = pgTable(
   },
   (table) => [
     uniqueIndex('retirements_request_key').on(table.request_id),
+    // Whether a request's retirement is approved, without reading the retirement (the owner's
+    // unretired total; migration 0021).
+    index('retirements_approved_request_idx')
+      .on(table.request_id)
+      .where(sql`${table.status} = 'approved'`),
     index('retirements_organization_status_idx').on(table.organization_id, table.status),
     index('retirements_owner_status_idx').on(table.retirement_owner_id, table.status),
     index('retirements_file_paths_idx').using('gin', table.file_paths),

@@ -9,6 +9,7 @@ import type {
   RouteOptions,
 } from 'fastify';
 import { withTransactionHook, type Database, type Executor } from '../db/client.ts';
+import { executeNamed } from '../db/named.ts';
 import { AppError } from './errors.ts';
 
 declare module 'fastify' {
@@ -89,10 +90,15 @@ function fingerprintOf(request: FastifyRequest): string {
  */
 async function recordKey(tx: Executor, claim: IdempotencyClaim): Promise<(() => void) | undefined> {
   if (claim.state !== 'open') return undefined;
-  const inserted = await tx.execute(sql`
+  // Prepared under a name (issue 13): every idempotent write sends it, and the answer's update
+  // below; PostgreSQL planned each afresh on every call (decision 0026).
+  const inserted = await executeNamed(
+    tx,
+    'idempotency_key',
+    sql`
     INSERT INTO idempotency_keys AS k (user_id, key, organization_id, fingerprint, expires_at)
     VALUES (${claim.userId}, ${claim.key}, ${claim.organizationId}, ${claim.fingerprint},
-            now() + make_interval(hours => ${idempotencyKeyLifetimeHours}))
+            now() + make_interval(hours => ${sql.raw(String(idempotencyKeyLifetimeHours))}))
     ON CONFLICT (user_id, key) DO UPDATE SET
       organization_id = excluded.organization_id,
       fingerprint = excluded.fingerprint,
@@ -101,8 +107,9 @@ async function recordKey(tx: Executor, claim: IdempotencyClaim): Promise<(() => 
       created_at = now(),
       expires_at = excluded.expires_at
     WHERE k.expires_at <= now()
-    RETURNING 1 AS recorded`);
-  if (inserted.rows.length === 0) throw new KeyTakenError();
+    RETURNING 1 AS recorded`,
+  );
+  if (inserted.length === 0) throw new KeyTakenError();
   claim.state = 'claimed';
   // The row goes with a rolled-back write: a later transaction of the call records it again.
   return () => {
@@ -217,9 +224,13 @@ export function registerIdempotency(api: FastifyInstance, db: Database): void {
       // client would take for a failure and make again under a new key. A repeat is then told the
       // answer was lost (409), as after a crash at this point.
       try {
-        await db.execute(sql`
+        await executeNamed(
+          db,
+          'idempotency_answer',
+          sql`
           UPDATE idempotency_keys SET status_code = ${reply.statusCode}, response_body = ${payload}
-          WHERE user_id = ${claim.userId} AND key = ${claim.key}`);
+          WHERE user_id = ${claim.userId} AND key = ${claim.key}`,
+        );
       } catch (error) {
         request.log.error({ err: error }, 'could not keep the answer of an idempotent write');
       }

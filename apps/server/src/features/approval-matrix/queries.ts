@@ -1,6 +1,7 @@
 import { defaultApprovalMatrix, type ApprovalMatrixRow } from '@imprest/domain/approval-matrix.ts';
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { approvalMatrixRows } from '../../db/schema.ts';
 
 export type ApprovalMatrixRecord = typeof approvalMatrixRows.$inferSelect;
@@ -10,12 +11,21 @@ export async function findMatrixRows(
   db: Executor,
   organizationId: string,
 ): Promise<ApprovalMatrixRecord[]> {
-  return db
+  return matrixRowsQuery(db).execute({ organizationId });
+}
+
+/**
+ * The statement of findMatrixRows, prepared under a name (issue 13): every submission of a request
+ * reads the matrix, and PostgreSQL planned it afresh on each call (decision 0026).
+ */
+const matrixRowsQuery = preparedOnce((db: Executor) =>
+  db
     .select()
     .from(approvalMatrixRows)
-    .where(eq(approvalMatrixRows.organization_id, organizationId))
-    .orderBy(asc(approvalMatrixRows.start_value));
-}
+    .where(eq(approvalMatrixRows.organization_id, sql.placeholder('organizationId')))
+    .orderBy(asc(approvalMatrixRows.start_value))
+    .prepare('matrix_rows'),
+);
 
 /** The matrix that applies to an organisation: its saved rows, or the default (decisions §3). */
 export async function loadApprovalMatrix(

@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { budgets } from '../../db/schema.ts';
 
 export type BudgetRow = typeof budgets.$inferSelect;
@@ -45,13 +46,11 @@ export async function budgetBalance(
 
 /**
  * Whether a budget's available amount (amount − committed) covers an amount, decided in SQL
- * numeric on the stored figures, never on doubles (docs/decisions/0013). `amount` is a two-decimal
- * amount within `maxAmount`, so its `toFixed(2)` text is exact. Read with the budget's row, so the
- * check costs no statement of its own (issue 13).
+ * numeric on the stored figures, never on doubles (docs/decisions/0013). The amount goes as the
+ * text of a two-decimal amount within `maxAmount` (`toFixed(2)`, exact). Read with the budget's row,
+ * so the check costs no statement of its own (issue 13).
  */
-function coversSql(amount: number) {
-  return sql<boolean>`${budgets.amount} - ${budgets.committed} >= ${amount.toFixed(2)}::numeric`;
-}
+const coversSql = sql<boolean>`${budgets.amount} - ${budgets.committed} >= ${sql.placeholder('amount')}::numeric`;
 
 /** A budget row and whether it covers an amount, as of the statement that read it. */
 export type BudgetWithRoom = BudgetRow & { has_room: boolean };
@@ -61,14 +60,44 @@ export async function findBudgetWithRoom(
   db: Executor,
   options: { organizationId: string; code: string; amount: number },
 ): Promise<BudgetWithRoom | undefined> {
-  const [row] = await db
-    .select({ ...getTableColumns(budgets), has_room: coversSql(options.amount) })
-    .from(budgets)
-    .where(
-      and(eq(budgets.organization_id, options.organizationId), eq(budgets.code, options.code)),
-    );
+  const [row] = await budgetWithRoomQuery(db).execute({
+    ...options,
+    amount: options.amount.toFixed(2),
+  });
   return row;
 }
+
+/**
+ * The statements of findBudgetWithRoom and lockBudgetWithRoom, prepared under names (issue 13):
+ * every submission of a request sends both, and PostgreSQL planned each afresh on every call
+ * (decision 0026).
+ */
+const budgetWithRoomQuery = preparedOnce((db: Executor) =>
+  db
+    .select({ ...getTableColumns(budgets), has_room: coversSql })
+    .from(budgets)
+    .where(
+      and(
+        eq(budgets.organization_id, sql.placeholder('organizationId')),
+        eq(budgets.code, sql.placeholder('code')),
+      ),
+    )
+    .prepare('budget_with_room'),
+);
+
+const lockBudgetQuery = preparedOnce((db: Executor) =>
+  db
+    .select({ ...getTableColumns(budgets), has_room: coversSql })
+    .from(budgets)
+    .where(
+      and(
+        eq(budgets.id, sql.placeholder('budgetId')),
+        eq(budgets.organization_id, sql.placeholder('organizationId')),
+      ),
+    )
+    .for('update')
+    .prepare('lock_budget'),
+);
 
 /**
  * Locks a budget row of an organisation for the rest of the transaction. Every change that reads
@@ -91,12 +120,9 @@ export async function lockBudgetWithRoom(
   tx: Executor,
   options: { organizationId: string; budgetId: string; amount: number },
 ): Promise<BudgetWithRoom | undefined> {
-  const [row] = await tx
-    .select({ ...getTableColumns(budgets), has_room: coversSql(options.amount) })
-    .from(budgets)
-    .where(
-      and(eq(budgets.id, options.budgetId), eq(budgets.organization_id, options.organizationId)),
-    )
-    .for('update');
+  const [row] = await lockBudgetQuery(tx).execute({
+    ...options,
+    amount: options.amount.toFixed(2),
+  });
   return row;
 }

@@ -15,10 +15,10 @@ import {
   sql,
   type SQL,
 } from 'drizzle-orm';
-import type pg from 'pg';
-import { PgDialect, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { inConstants } from '../../db/constants.ts';
+import { prepareNamed } from '../../db/named.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import { containsPattern, startsWithPattern } from '../../db/like.ts';
 import { budgetChanges, budgets, requests, retirements } from '../../db/schema.ts';
@@ -283,12 +283,7 @@ const budgetHistoryQuery = preparedOnce((db: Executor) => {
     WINDOW running AS (ORDER BY months.start)
     ORDER BY months.start
   `;
-  // Drizzle prepares raw SQL through its session (what db.execute does, with a name).
-  return db._.session.prepareQuery<{
-    execute: pg.QueryResult<BudgetHistoryRow>;
-    all: unknown;
-    values: unknown;
-  }>(new PgDialect().sqlToQuery(statement), undefined, 'budget_history', false);
+  return prepareNamed<BudgetHistoryRow>(db, 'budget_history', statement);
 });
 
 /**
@@ -300,8 +295,7 @@ export async function budgetHistory(
   db: Executor,
   options: { budgetId: string; timezone: string },
 ): Promise<BudgetHistoryRow[]> {
-  const result = await budgetHistoryQuery(db).execute(options);
-  return result.rows;
+  return budgetHistoryQuery(db).execute(options);
 }
 
 /** Inserts a budget. */

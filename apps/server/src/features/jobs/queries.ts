@@ -1,6 +1,8 @@
 import { outstandingRetirementStatuses } from '@imprest/domain/retirements.ts';
-import { and, asc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { equalsConstant, inConstants } from '../../db/constants.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { requests, retirements, users } from '../../db/schema.ts';
 
 /**
@@ -23,9 +25,9 @@ export async function takeLockJobLock(tx: Executor, mode: 'exclusive' | 'shared'
 }
 
 /** An overdue retirement: outstanding (pending or rejected) and due before `before`. */
-function isOverdue(before: string): SQL {
+function isOverdue(before: string | Placeholder): SQL {
   return and(
-    inArray(retirements.status, [...outstandingRetirementStatuses]),
+    inConstants(retirements.status, outstandingRetirementStatuses),
     lt(retirements.due_date, before),
   ) as SQL;
 }
@@ -104,28 +106,62 @@ export async function unlockClearedSystemLocks(
   tx: Executor,
   options: { before: string; organizationId?: string; userId?: string },
 ): Promise<ChangedUser[]> {
+  return unlockCleared(tx, options);
+}
+
+/**
+ * unlockClearedSystemLocks for one user of an organisation, prepared under a name (issue 13):
+ * every submission of a retirement sends it, and PostgreSQL planned it afresh on each call
+ * (0.23 ms, more than it took to run; decision 0026).
+ */
+export async function unlockClearedSystemLockOf(
+  tx: Executor,
+  options: { before: string; organizationId: string; userId: string },
+): Promise<ChangedUser[]> {
+  return unlockClearedUserQuery(tx).execute(options);
+}
+
+const unlockClearedUserQuery = preparedOnce((db: Executor) =>
+  unlockCleared(db, {
+    before: sql.placeholder('before'),
+    organizationId: sql.placeholder('organizationId'),
+    userId: sql.placeholder('userId'),
+  }).prepare('unlock_cleared_user'),
+);
+
+function unlockCleared(
+  tx: Executor,
+  options: {
+    before: string | Placeholder;
+    organizationId?: string | Placeholder;
+    userId?: string | Placeholder;
+  },
+) {
   const overdue = tx
     .select({ one: sql`1` })
     .from(retirements)
     .where(and(eq(retirements.retirement_owner_id, users.id), isOverdue(options.before)));
-  return tx
-    .update(users)
-    .set({
-      is_locked: false,
-      locked_by: null,
-      lock_reason: null,
-      locked_at: null,
-      modified_at: sql`now()`,
-    })
-    .where(
-      and(
-        eq(users.is_locked, true),
-        eq(users.locked_by, 'system'),
-        isNull(users.deleted_at),
-        options.organizationId ? eq(users.organization_id, options.organizationId) : undefined,
-        options.userId ? eq(users.id, options.userId) : undefined,
-        sql`NOT EXISTS ${overdue}`,
-      ),
-    )
-    .returning(changedColumns);
+  return (
+    tx
+      .update(users)
+      // Constants in the text, so the prepared one is sent its placeholders only (db/constants.ts).
+      .set({
+        is_locked: sql`false`,
+        locked_by: sql`null`,
+        lock_reason: sql`null`,
+        locked_at: sql`null`,
+        modified_at: sql`now()`,
+      })
+      .where(
+        and(
+          sql`${users.is_locked}`,
+          equalsConstant(users.locked_by, 'system'),
+          isNull(users.deleted_at),
+          options.organizationId ? eq(users.organization_id, options.organizationId) : undefined,
+          options.userId ? eq(users.id, options.userId) : undefined,
+          sql`NOT EXISTS ${overdue}`,
+        ),
+      )
+      .returning(changedColumns)
+  );
 }

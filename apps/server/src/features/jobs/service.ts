@@ -15,6 +15,7 @@ import {
   findOverdueUnlockedOwners,
   lockUsersForSystem,
   takeLockJobLock,
+  unlockClearedSystemLockOf,
   unlockClearedSystemLocks,
   type ChangedUser,
   type OverdueRetirement,
@@ -137,7 +138,7 @@ export async function releaseSystemLockIfClear(
   options: { organizationId: string; userId: string; asOf: string },
 ): Promise<boolean> {
   await takeLockJobLock(tx, 'shared');
-  const unlocked = await unlockClearedSystemLocks(tx, {
+  const unlocked = await unlockClearedSystemLockOf(tx, {
     before: overdueBefore(options.asOf),
     organizationId: options.organizationId,
     userId: options.userId,

@@ -36,27 +36,43 @@ export async function findUsersWithRoles(
   options: { organizationId: string; roles: string[]; exceptUserId: string },
 ): Promise<Recipient[]> {
   if (options.roles.length === 0) return [];
-  return db
+  return usersWithRolesQuery(db).execute(options);
+}
+
+/**
+ * The statements of findUsersWithRoles and findRecipients, prepared under names once per pool as
+ * the e-mails' other look-ups are (issue 13): every write that notifies reads one of them, and
+ * PostgreSQL planned it afresh on each call. The roles and the ids go as one array each, so the
+ * text is the same for any number of them (decision 0026).
+ */
+const usersWithRolesQuery = preparedOnce((db: Executor) =>
+  db
     .select(recipientColumns)
     .from(users)
     .where(
       and(
-        eq(users.organization_id, options.organizationId),
-        inArray(users.role, options.roles),
-        ne(users.id, options.exceptUserId),
+        eq(users.organization_id, sql.placeholder('organizationId')),
+        sql`${users.role} = ANY(${sql.placeholder('roles')}::text[])`,
+        ne(users.id, sql.placeholder('exceptUserId')),
         isNull(users.deleted_at),
       ),
     )
-    .orderBy(asc(users.fullname));
-}
+    .orderBy(asc(users.fullname))
+    .prepare('users_with_roles'),
+);
+
+const recipientsQuery = preparedOnce((db: Executor) =>
+  db
+    .select(recipientColumns)
+    .from(users)
+    .where(and(sql`${users.id} = ANY(${sql.placeholder('ids')}::uuid[])`, isNull(users.deleted_at)))
+    .prepare('recipients'),
+);
 
 /** Active users by id. */
 export async function findRecipients(db: Executor, ids: string[]): Promise<Recipient[]> {
   if (ids.length === 0) return [];
-  return db
-    .select(recipientColumns)
-    .from(users)
-    .where(and(inArray(users.id, ids), isNull(users.deleted_at)));
+  return recipientsQuery(db).execute({ ids });
 }
 
 /** A request as its e-mails describe it, with its organisation, budget and reviewer chain. */

@@ -60,13 +60,27 @@ export async function lockRequest(
   tx: Executor,
   options: { organizationId: string; id: string },
 ): Promise<RequestRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(requests)
-    .where(and(eq(requests.id, options.id), eq(requests.organization_id, options.organizationId)))
-    .for('update');
+  const [row] = await lockRequestQuery(tx).execute(options);
   return row;
 }
+
+/**
+ * The statements of lockRequest and updateRequestStatus, prepared under names (issue 13): every
+ * answer to a review sends both, and PostgreSQL planned each afresh on every call (decision 0026).
+ */
+const lockRequestQuery = preparedOnce((db: Executor) =>
+  db
+    .select()
+    .from(requests)
+    .where(
+      and(
+        eq(requests.id, sql.placeholder('id')),
+        eq(requests.organization_id, sql.placeholder('organizationId')),
+      ),
+    )
+    .for('update')
+    .prepare('lock_request'),
+);
 
 export async function insertRequest(db: Executor, values: NewRequest): Promise<RequestRow> {
   const [row] = await db.insert(requests).values(values).returning();
@@ -97,17 +111,29 @@ export async function updateRequestStatus(
     answeredBy: readonly string[];
   },
 ): Promise<void> {
-  await db
+  await updateRequestStatusQuery(db).execute({
+    id: options.id,
+    status: options.status,
+    nextReviewerRole: options.nextReviewerRole,
+    answeredBy: options.answeredBy,
+    approvalNumber: options.approvalNumber,
+  });
+}
+
+const updateRequestStatusQuery = preparedOnce((db: Executor) =>
+  db
     .update(requests)
     .set({
-      current_status: options.status,
-      next_reviewer_role: options.nextReviewerRole,
-      answered_by: sql`${requests.answered_by} || ${`{${options.answeredBy.join(',')}}`}::uuid[]`,
-      ...(options.approvalNumber ? { approval_number: options.approvalNumber } : {}),
+      current_status: sql`${sql.placeholder('status')}`,
+      next_reviewer_role: sql`${sql.placeholder('nextReviewerRole')}`,
+      answered_by: sql`${requests.answered_by} || ${sql.placeholder('answeredBy')}::uuid[]`,
+      // An approval number, once drawn, stays.
+      approval_number: sql`coalesce(${sql.placeholder('approvalNumber')}, ${requests.approval_number})`,
       modified_at: sql`now()`,
     })
-    .where(eq(requests.id, options.id));
-}
+    .where(eq(requests.id, sql.placeholder('id')))
+    .prepare('request_status'),
+);
 
 /** The owner's requests, as a subquery of one request's view reads them. */
 const owned = alias(requests, 'owned');

@@ -11,6 +11,7 @@ import type { Executor } from '../../db/client.ts';
 import { inConstants } from '../../db/constants.ts';
 import { foldKeptCounts, keptCountsOf, readKeptCounts, totalOf } from '../../db/kept-counts.ts';
 import { containsPattern } from '../../db/like.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import {
   requests,
   retirementReviews,
@@ -68,11 +69,42 @@ export async function findRetirement(
   db: Executor,
   options: { organizationId: string; id: string },
 ): Promise<RetirementRecord | undefined> {
-  return findRecord(
-    db,
-    and(eq(retirements.id, options.id), eq(retirements.organization_id, options.organizationId)),
-  );
+  const [row] = await retirementRecordQuery(db).execute(options);
+  return row;
 }
+
+/** An organisation's retirement by id, in the statement's text (its values are placeholders). */
+const retirementById = and(
+  eq(retirements.id, sql.placeholder('id')),
+  eq(retirements.organization_id, sql.placeholder('organizationId')),
+);
+
+/**
+ * The statements of findRetirement, lockRetirement and findRetirementReviews, prepared under names
+ * (issue 13): every submission and review of a retirement sends them, and PostgreSQL planned each
+ * afresh on every call (decision 0026).
+ */
+const retirementRecordQuery = preparedOnce((db: Executor) =>
+  db
+    .select(recordColumns)
+    .from(retirements)
+    .innerJoin(requests, eq(requests.id, retirements.request_id))
+    .where(retirementById)
+    .prepare('retirement_record'),
+);
+
+const lockRetirementQuery = preparedOnce((db: Executor) =>
+  db.select().from(retirements).where(retirementById).for('update').prepare('lock_retirement'),
+);
+
+const retirementReviewsQuery = preparedOnce((db: Executor) =>
+  db
+    .select()
+    .from(retirementReviews)
+    .where(eq(retirementReviews.retirement_id, sql.placeholder('retirementId')))
+    .orderBy(asc(retirementReviews.round), asc(retirementReviews.step))
+    .prepare('retirement_reviews_of'),
+);
 
 /** The retirement of a request, if it has one (at most one: retirements_request_key). */
 export async function findRetirementOfRequest(
@@ -97,13 +129,7 @@ export async function lockRetirement(
   tx: Executor,
   options: { organizationId: string; id: string },
 ): Promise<RetirementRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(retirements)
-    .where(
-      and(eq(retirements.id, options.id), eq(retirements.organization_id, options.organizationId)),
-    )
-    .for('update');
+  const [row] = await lockRetirementQuery(tx).execute(options);
   return row;
 }
 
@@ -140,11 +166,7 @@ export async function findRetirementReviews(
   db: Executor,
   retirementId: string,
 ): Promise<RetirementReviewRow[]> {
-  return db
-    .select()
-    .from(retirementReviews)
-    .where(eq(retirementReviews.retirement_id, retirementId))
-    .orderBy(asc(retirementReviews.round), asc(retirementReviews.step));
+  return retirementReviewsQuery(db).execute({ retirementId });
 }
 
 /** Opens a review round: one pending review per role, step 1 first. */

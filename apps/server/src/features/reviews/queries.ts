@@ -1,6 +1,8 @@
 import type { ReviewerRole } from '@imprest/domain/requests.ts';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { equalsConstant } from '../../db/constants.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { approvalSequences, reviews } from '../../db/schema.ts';
 
 export type ReviewRow = typeof reviews.$inferSelect;
@@ -28,12 +30,21 @@ export async function insertReviewChain(
 
 /** The reviews of a request by step. */
 export async function findReviewsOf(db: Executor, requestId: string): Promise<ReviewRow[]> {
-  return db
+  return reviewsOfQuery(db).execute({ requestId });
+}
+
+/**
+ * The statements of findReviewsOf and answerPendingReview, prepared under names (issue 13): every
+ * answer to a review sends both, and PostgreSQL planned each afresh on every call (decision 0026).
+ */
+const reviewsOfQuery = preparedOnce((db: Executor) =>
+  db
     .select()
     .from(reviews)
-    .where(eq(reviews.request_id, requestId))
-    .orderBy(asc(reviews.step));
-}
+    .where(eq(reviews.request_id, sql.placeholder('requestId')))
+    .orderBy(asc(reviews.step))
+    .prepare('reviews_of'),
+);
 
 /**
  * Answers a review only while it is still pending; returns nothing when someone else answered it
@@ -52,23 +63,37 @@ export async function answerPendingReview(
     onBehalfOf?: { id: string; name: string } | null;
   },
 ): Promise<ReviewRow | undefined> {
-  const [row] = await db
+  const [row] = await answerReviewQuery(db).execute({
+    id: options.id,
+    status: options.status,
+    comments: options.comments,
+    reviewerId: options.reviewerId,
+    reviewerName: options.reviewerName,
+    reviewerTitle: options.reviewerTitle,
+    onBehalfOfId: options.onBehalfOf?.id ?? null,
+    onBehalfOfName: options.onBehalfOf?.name ?? null,
+  });
+  return row;
+}
+
+const answerReviewQuery = preparedOnce((db: Executor) =>
+  db
     .update(reviews)
     .set({
-      status: options.status,
-      comments: options.comments,
-      reviewer_id: options.reviewerId,
-      reviewer_name: options.reviewerName,
-      reviewer_title: options.reviewerTitle,
-      on_behalf_of_id: options.onBehalfOf?.id ?? null,
-      on_behalf_of_name: options.onBehalfOf?.name ?? null,
+      status: sql`${sql.placeholder('status')}`,
+      comments: sql`${sql.placeholder('comments')}`,
+      reviewer_id: sql`${sql.placeholder('reviewerId')}`,
+      reviewer_name: sql`${sql.placeholder('reviewerName')}`,
+      reviewer_title: sql`${sql.placeholder('reviewerTitle')}`,
+      on_behalf_of_id: sql`${sql.placeholder('onBehalfOfId')}`,
+      on_behalf_of_name: sql`${sql.placeholder('onBehalfOfName')}`,
       reviewed_at: sql`now()`,
       modified_at: sql`now()`,
     })
-    .where(and(eq(reviews.id, options.id), eq(reviews.status, 'pending')))
-    .returning();
-  return row;
-}
+    .where(and(eq(reviews.id, sql.placeholder('id')), equalsConstant(reviews.status, 'pending')))
+    .returning()
+    .prepare('answer_review'),
+);
 
 /** The next approval sequence number of an organisation and year, counted atomically. */
 export async function nextApprovalSequence(

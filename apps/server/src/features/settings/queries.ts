@@ -7,6 +7,7 @@ import {
 } from '@imprest/domain/exchange-rates.ts';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { exchangeRateChanges, exchangeRates } from '../../db/schema.ts';
 
 export type ExchangeRateChangeRow = typeof exchangeRateChanges.$inferSelect;
@@ -79,15 +80,24 @@ export async function listExchangeRateChanges(
   return { rows, total: count?.total ?? 0 };
 }
 
+/**
+ * The statement of loadExchangeRates, prepared under a name (issue 13): every submission of a
+ * request reads the rates, and PostgreSQL planned it afresh on each call (decision 0026).
+ */
+const exchangeRatesQuery = preparedOnce((db: Executor) =>
+  db
+    .select({ currency: exchangeRates.currency, rate: exchangeRates.rate })
+    .from(exchangeRates)
+    .where(eq(exchangeRates.organization_id, sql.placeholder('organizationId')))
+    .prepare('exchange_rates'),
+);
+
 /** The organisation's rates to tzs, a default for each currency finance has not set (decisions §8). */
 export async function loadExchangeRates(
   db: Executor,
   organizationId: string,
 ): Promise<ExchangeRates> {
-  const rows = await db
-    .select({ currency: exchangeRates.currency, rate: exchangeRates.rate })
-    .from(exchangeRates)
-    .where(eq(exchangeRates.organization_id, organizationId));
+  const rows = await exchangeRatesQuery(db).execute({ organizationId });
   const rates: ExchangeRates = { ...defaultExchangeRates };
   for (const row of rows)
     if (isForeignCurrency(row.currency)) rates[row.currency] = Number(row.rate);

@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import { is, SQL, type Query } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { QueryResult, QueryResultRow } from 'pg';
+import type { Executor } from './client.ts';
+
+const dialect = new PgDialect();
+
+/**
+ * SQL written by hand (or by a library: pg-boss) as a statement prepared under `name` on the
+ * executor's connection, so PostgreSQL parses it once per connection and, once a plan made without
+ * the parameters' values serves, plans it once too (issue 13, decision 0026): what Drizzle's query
+ * builders do with `.prepare(name)`, for text they cannot build. One name, one text: the text must
+ * be the same on every call (values as parameters or `sql.placeholder`s, constants in the text).
+ * Drizzle's session prepares it, as `db.execute` does, with a name.
+ */
+export function prepareNamed<Row extends QueryResultRow>(
+  db: Executor,
+  name: string,
+  query: SQL | Query,
+): { execute: (placeholders?: Record<string, unknown>) => Promise<Row[]> } {
+  const prepared = db._.session.prepareQuery<{
+    execute: QueryResult<Row>;
+    all: unknown;
+    values: unknown;
+  }>(is(query, SQL) ? dialect.sqlToQuery(query) : query, undefined, name, false);
+  return { execute: async (placeholders) => (await prepared.execute(placeholders)).rows };
+}
+
+/** Runs SQL once as a statement prepared under `name` (see prepareNamed). */
+export function executeNamed<Row extends QueryResultRow>(
+  db: Executor,
+  name: string,
+  query: SQL | Query,
+): Promise<Row[]> {
+  return prepareNamed<Row>(db, name, query).execute();
+}
+
+/** A statement's name drawn from its text: the same text, the same name, on every connection. */
+export function nameOfText(prefix: string, text: string): string {
+  return `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+}
