@@ -123,9 +123,9 @@ describe('statements prepared under a name', () => {
       lock_budget: '{numeric,uuid,uuid}',
       matrix_rows: '{uuid}',
       exchange_rates: '{uuid}',
-      // The reviewers and the owner told: the organisation, the roles and the owner; the ids.
+      // The reviewers and the owner told: the organisation, the roles and the owner; the owner.
       users_with_roles: '{uuid,text[],uuid}',
-      recipients: '{uuid[]}',
+      recipient: '{uuid}',
       // Answering a review.
       lock_request: '{uuid,uuid}',
       reviews_of: '{uuid}',

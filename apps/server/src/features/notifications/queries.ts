@@ -40,10 +40,12 @@ export async function findUsersWithRoles(
 }
 
 /**
- * The statements of findUsersWithRoles and findRecipients, prepared under names once per pool as
- * the e-mails' other look-ups are (issue 13): every write that notifies reads one of them, and
- * PostgreSQL planned it afresh on each call. The roles and the ids go as one array each, so the
- * text is the same for any number of them (decision 0026).
+ * The statements of findUsersWithRoles and findRecipient, prepared under names once per pool as the
+ * e-mails' other look-ups are (issue 13): every write that notifies reads one of them. The roles go
+ * as one array, so the text is the same for any number of them (decision 0026). PostgreSQL still
+ * plans the roles' look-up on each call, rightly: a plan made without the roles cannot tell an
+ * officer's role (a few users) from staff (nearly all of them), so it reads the whole
+ * organisation; one owner by id is planned once.
  */
 const usersWithRolesQuery = preparedOnce((db: Executor) =>
   db
@@ -61,18 +63,27 @@ const usersWithRolesQuery = preparedOnce((db: Executor) =>
     .prepare('users_with_roles'),
 );
 
-const recipientsQuery = preparedOnce((db: Executor) =>
+const recipientQuery = preparedOnce((db: Executor) =>
   db
     .select(recipientColumns)
     .from(users)
-    .where(and(sql`${users.id} = ANY(${sql.placeholder('ids')}::uuid[])`, isNull(users.deleted_at)))
-    .prepare('recipients'),
+    .where(and(eq(users.id, sql.placeholder('id')), isNull(users.deleted_at)))
+    .prepare('recipient'),
 );
+
+/** An active user by id: the owner an e-mail goes to. */
+export async function findRecipient(db: Executor, id: string): Promise<Recipient | undefined> {
+  const [row] = await recipientQuery(db).execute({ id });
+  return row;
+}
 
 /** Active users by id. */
 export async function findRecipients(db: Executor, ids: string[]): Promise<Recipient[]> {
   if (ids.length === 0) return [];
-  return recipientsQuery(db).execute({ ids });
+  return db
+    .select(recipientColumns)
+    .from(users)
+    .where(and(inArray(users.id, ids), isNull(users.deleted_at)));
 }
 
 /** A request as its e-mails describe it, with its organisation, budget and reviewer chain. */

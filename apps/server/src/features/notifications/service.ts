@@ -22,6 +22,7 @@ import {
   findLockReasons,
   findOrganizationNames,
   findPendingRetirementsDue,
+  findRecipient,
   findRecipients,
   findRequestNotice,
   findRetirementNotice,
@@ -194,7 +195,7 @@ async function ownerNotice(
   ownerId: string,
   build: (owner: Recipient) => Omit<Notice, 'recipient'>,
 ): Promise<Notice[]> {
-  const [owner] = await findRecipients(tx, [ownerId]);
+  const owner = await findRecipient(tx, ownerId);
   return owner ? [{ recipient: owner, ...build(owner) }] : [];
 }
 
