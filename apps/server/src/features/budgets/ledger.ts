@@ -73,9 +73,7 @@ export async function findBudgetWithRoom(
  * (decision 0026).
  */
 const budgetWithRoomQuery = preparedOnce((db: Executor) =>
-  db
-    .select({ ...getTableColumns(budgets), has_room: coversSql })
-    .from(budgets)
+  selectWithRoom(db)
     .where(
       and(
         eq(budgets.organization_id, sql.placeholder('organizationId')),
@@ -86,9 +84,7 @@ const budgetWithRoomQuery = preparedOnce((db: Executor) =>
 );
 
 const lockBudgetQuery = preparedOnce((db: Executor) =>
-  db
-    .select({ ...getTableColumns(budgets), has_room: coversSql })
-    .from(budgets)
+  selectWithRoom(db)
     .where(
       and(
         eq(budgets.id, sql.placeholder('budgetId')),
@@ -98,6 +94,11 @@ const lockBudgetQuery = preparedOnce((db: Executor) =>
     .for('update')
     .prepare('lock_budget'),
 );
+
+/** A budget's columns and whether it covers the `amount` placeholder. */
+function selectWithRoom(db: Executor) {
+  return db.select({ ...getTableColumns(budgets), has_room: coversSql }).from(budgets);
+}
 
 /**
  * Locks a budget row of an organisation for the rest of the transaction. Every change that reads
