@@ -98,18 +98,6 @@ export async function lockUsersForSystem(
 }
 
 /**
- * Lifts the system's locks of users (in one organisation, all, or just `userId`) none of whose
- * retirements is due before `before` any longer; a lock set by finance is never touched.
- * Answers the users it unlocked.
- */
-export async function unlockClearedSystemLocks(
-  tx: Executor,
-  options: { before: string; organizationId?: string; userId?: string },
-): Promise<ChangedUser[]> {
-  return unlockCleared(tx, options);
-}
-
-/**
  * unlockClearedSystemLocks for one user of an organisation, prepared under a name (issue 13):
  * every submission of a retirement sends it, and PostgreSQL planned it afresh on each call
  * (0.23 ms, more than it took to run; decision 0026).
@@ -122,14 +110,20 @@ export async function unlockClearedSystemLockOf(
 }
 
 const unlockClearedUserQuery = preparedOnce((db: Executor) =>
-  unlockCleared(db, {
+  unlockClearedSystemLocks(db, {
     before: sql.placeholder('before'),
     organizationId: sql.placeholder('organizationId'),
     userId: sql.placeholder('userId'),
   }).prepare('unlock_cleared_user'),
 );
 
-function unlockCleared(
+/**
+ * Lifts the system's locks of users (in one organisation, all, or just `userId`) none of whose
+ * retirements is due before `before` any longer; a lock set by finance is never touched.
+ * Answers (when awaited) the users it unlocked; its values may be placeholders, for the prepared
+ * one above.
+ */
+export function unlockClearedSystemLocks(
   tx: Executor,
   options: {
     before: string | Placeholder;

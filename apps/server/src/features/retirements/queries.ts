@@ -55,12 +55,16 @@ export async function insertRetirement(
   return row;
 }
 
-async function findRecord(db: Executor, where: SQL | undefined) {
-  const [row] = await db
+/** Retirements with their request's fields (recordColumns). */
+function selectRecords(db: Executor) {
+  return db
     .select(recordColumns)
     .from(retirements)
-    .innerJoin(requests, eq(requests.id, retirements.request_id))
-    .where(where);
+    .innerJoin(requests, eq(requests.id, retirements.request_id));
+}
+
+async function findRecord(db: Executor, where: SQL | undefined) {
+  const [row] = await selectRecords(db).where(where);
   return row;
 }
 
@@ -85,12 +89,7 @@ const retirementById = and(
  * afresh on every call (decision 0026).
  */
 const retirementRecordQuery = preparedOnce((db: Executor) =>
-  db
-    .select(recordColumns)
-    .from(retirements)
-    .innerJoin(requests, eq(requests.id, retirements.request_id))
-    .where(retirementById)
-    .prepare('retirement_record'),
+  selectRecords(db).where(retirementById).prepare('retirement_record'),
 );
 
 const lockRetirementQuery = preparedOnce((db: Executor) =>
