@@ -16,6 +16,7 @@ import { budgetHistory } from '../features/budgets/queries.ts';
 import { findActingDelegates } from '../features/delegations/queries.ts';
 import { organizationRequestCounts, ownerRequestCountsOf } from '../features/requests/counts.ts';
 import { findRequestNotice, findRetirementNotice } from '../features/notifications/queries.ts';
+import { lockRequest } from '../features/requests/queries.ts';
 import { findRequestView } from '../features/requests/view.ts';
 import { listRetirementPage } from '../features/retirements/queries.ts';
 import { connect, type Database } from './client.ts';
@@ -89,6 +90,33 @@ describe('statements prepared under a name', () => {
       owner_request_counts: '{uuid}',
       organization_retirement_counts: '{uuid}',
     });
+  });
+
+  it('built once, run on the connection of the transaction they are called in', async () => {
+    const request = await submitted(t.app, org.staff, requestBody(org.budget.code));
+    const options = { organizationId: org.organizationId, id: request.id };
+    // NOWAIT from a connection of its own: refused while some transaction holds the row's lock.
+    const lockedElsewhere = () =>
+      one.$client
+        .query('SELECT id FROM requests WHERE id = $1 FOR UPDATE NOWAIT', [request.id])
+        .then(
+          () => false,
+          (error: { code?: string }) => error.code === '55P03',
+        );
+    // Built on the pool first, then called in two transactions one after the other: the lock must
+    // be taken on each transaction's connection and held until it ends, not on another of the
+    // pool's connections, where it would end with its own statement.
+    expect(await lockRequest(t.db, options)).toBeDefined();
+    for (let round = 0; round < 2; round += 1) {
+      await t.db.transaction(async (tx) => {
+        expect((await lockRequest(tx, options))?.id).toBe(request.id);
+        expect(await lockedElsewhere()).toBe(true);
+        // The same handle again, and a read on the pool while the transaction is open.
+        expect((await lockRequest(tx, options))?.id).toBe(request.id);
+        expect(await findRequestView(t.db, options)).toBeDefined();
+      });
+      expect(await lockedElsewhere()).toBe(false);
+    }
   });
 
   it('are what the writes send: a request submitted and approved, a retirement submitted', async () => {
