@@ -146,11 +146,10 @@ describe('statements prepared under a name', () => {
     const jobInserts = Object.keys(named).filter((name) => name.startsWith('pgboss_'));
     expect(jobInserts).toHaveLength(1);
     expect(named).toMatchObject({
-      // Submitting a request: the budget by code and locked, each with the amount it must cover.
-      budget_with_room: '{numeric,uuid,text}',
+      // Submitting a request: the budget by code with the organisation's exchange rates and
+      // approval matrix, then the budget locked, each with the amount it must cover.
+      submission_terms: '{numeric,uuid,text}',
       lock_budget: '{numeric,uuid,uuid}',
-      matrix_rows: '{uuid}',
-      exchange_rates: '{uuid}',
       // The reviewers and the owner told: the organisation, the roles and the owner; the owner.
       users_with_roles: '{uuid,text[],uuid}',
       recipient: '{uuid}',

@@ -32,7 +32,16 @@ export async function loadApprovalMatrix(
   db: Executor,
   organizationId: string,
 ): Promise<ApprovalMatrixRow[]> {
-  const rows = await findMatrixRows(db, organizationId);
+  return approvalMatrixFrom(await findMatrixRows(db, organizationId));
+}
+
+/** The matrix of an organisation's saved rows, or the default when it has none (decisions §3). */
+export function approvalMatrixFrom(
+  rows: Pick<
+    ApprovalMatrixRecord,
+    'start_value' | 'end_value' | 'description' | 'user_role' | 'cascading_notification'
+  >[],
+): ApprovalMatrixRow[] {
   if (rows.length === 0) return defaultApprovalMatrix();
   return rows.map((row) => ({
     start_value: Number(row.start_value),

@@ -52,39 +52,20 @@ export async function budgetBalance(
  */
 const coversSql = sql<boolean>`${budgets.amount} - ${budgets.committed} >= ${sql.placeholder('amount')}::numeric`;
 
+/** A budget's columns and whether it covers the `amount` placeholder. */
+export const budgetWithRoomColumns = { ...getTableColumns(budgets), has_room: coversSql };
+
 /** A budget row and whether it covers an amount, as of the statement that read it. */
 export type BudgetWithRoom = BudgetRow & { has_room: boolean };
 
-/** A budget of an organisation by its code (e.g. "6105"), and whether it covers `amount`. */
-export async function findBudgetWithRoom(
-  db: Executor,
-  options: { organizationId: string; code: string; amount: number },
-): Promise<BudgetWithRoom | undefined> {
-  const [row] = await budgetWithRoomQuery(db).execute({
-    ...options,
-    amount: options.amount.toFixed(2),
-  });
-  return row;
-}
-
 /**
- * The statements of findBudgetWithRoom and lockBudgetWithRoom, prepared under names (issue 13):
- * every submission of a request sends both, and PostgreSQL planned each afresh on every call
- * (decision 0026).
+ * The statement of lockBudgetWithRoom, prepared under a name (issue 13): every submission of a
+ * request sends it, and PostgreSQL planned it afresh on every call (decision 0026).
  */
-const budgetWithRoomQuery = preparedOnce((db: Executor) =>
-  selectWithRoom(db)
-    .where(
-      and(
-        eq(budgets.organization_id, sql.placeholder('organizationId')),
-        eq(budgets.code, sql.placeholder('code')),
-      ),
-    )
-    .prepare('budget_with_room'),
-);
-
 const lockBudgetQuery = preparedOnce((db: Executor) =>
-  selectWithRoom(db)
+  db
+    .select(budgetWithRoomColumns)
+    .from(budgets)
     .where(
       and(
         eq(budgets.id, sql.placeholder('budgetId')),
@@ -94,11 +75,6 @@ const lockBudgetQuery = preparedOnce((db: Executor) =>
     .for('update')
     .prepare('lock_budget'),
 );
-
-/** A budget's columns and whether it covers the `amount` placeholder. */
-function selectWithRoom(db: Executor) {
-  return db.select({ ...getTableColumns(budgets), has_room: coversSql }).from(budgets);
-}
 
 /**
  * Locks a budget row of an organisation for the rest of the transaction. Every change that reads

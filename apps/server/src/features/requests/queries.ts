@@ -1,3 +1,5 @@
+import type { ApprovalMatrixRow } from '@imprest/domain/approval-matrix.ts';
+import type { ExchangeRates } from '@imprest/domain/exchange-rates.ts';
 import { searchCountLimit } from '@imprest/domain/constants.ts';
 import type { StatusFilter } from '@imprest/domain/enums.ts';
 import { approvalNumberSearchPrefix, purposesMatching } from '@imprest/domain/requests.ts';
@@ -20,8 +22,18 @@ import type { Executor } from '../../db/client.ts';
 import { equalsConstant } from '../../db/constants.ts';
 import { containsPattern } from '../../db/like.ts';
 import { preparedOnce } from '../../db/prepared.ts';
-import { budgets, requests, retirements, users } from '../../db/schema.ts';
-import type { BudgetRow } from '../budgets/ledger.ts';
+import {
+  approvalMatrixRows,
+  budgets,
+  exchangeRates,
+  requests,
+  retirements,
+  users,
+} from '../../db/schema.ts';
+import { jsonObjectOf, rowFromJson } from '../../db/json-rows.ts';
+import { approvalMatrixFrom } from '../approval-matrix/queries.ts';
+import { budgetWithRoomColumns, type BudgetRow, type BudgetWithRoom } from '../budgets/ledger.ts';
+import { exchangeRatesFrom } from '../settings/queries.ts';
 import { totalOf } from '../../db/kept-counts.ts';
 import { organizationRequestCounts, ownerRequestCountsOf } from './counts.ts';
 
@@ -50,6 +62,83 @@ export async function findBudgetByCode(
       and(eq(budgets.organization_id, options.organizationId), eq(budgets.code, options.code)),
     );
   return row;
+}
+
+/** What a submission is checked and placed by, read before the budget is locked. */
+export type SubmissionTerms = {
+  /** The budget by its code, and whether it covers the amount as of this read. */
+  budget: BudgetWithRoom;
+  rates: ExchangeRates;
+  matrix: ApprovalMatrixRow[];
+};
+
+const rateColumns = { currency: exchangeRates.currency, rate: exchangeRates.rate };
+const matrixColumns = {
+  start_value: approvalMatrixRows.start_value,
+  end_value: approvalMatrixRows.end_value,
+  description: approvalMatrixRows.description,
+  user_role: approvalMatrixRows.user_role,
+  cascading_notification: approvalMatrixRows.cascading_notification,
+};
+type JsonRow = Record<string, unknown>;
+
+/**
+ * The statement of findSubmissionTerms, prepared under a name (issue 13): the budget by code with
+ * the organisation's exchange rates and approval matrix as JSON in the same row, one round trip
+ * where there were three in every submission. Neither the rates nor the matrix is locked, so
+ * reading them with the budget, before its lock, decides the same as reading them after it.
+ */
+const submissionTermsQuery = preparedOnce((db: Executor) =>
+  db
+    .select({
+      ...budgetWithRoomColumns,
+      ratesJson: sql<JsonRow[]>`(${db
+        .select({ rows: sql`coalesce(json_agg(${jsonObjectOf(rateColumns)}), '[]'::json)` })
+        .from(exchangeRates)
+        .where(eq(exchangeRates.organization_id, budgets.organization_id))})`,
+      matrixJson: sql<JsonRow[]>`(${db
+        .select({
+          rows: sql`coalesce(json_agg(${jsonObjectOf(matrixColumns)} ORDER BY ${approvalMatrixRows.start_value}), '[]'::json)`,
+        })
+        .from(approvalMatrixRows)
+        .where(eq(approvalMatrixRows.organization_id, budgets.organization_id))})`,
+    })
+    .from(budgets)
+    .where(
+      and(
+        eq(budgets.organization_id, sql.placeholder('organizationId')),
+        eq(budgets.code, sql.placeholder('code')),
+      ),
+    )
+    .prepare('submission_terms'),
+);
+
+/**
+ * A budget of an organisation by its code, whether it covers `amount` (decided in SQL numeric,
+ * docs/decisions/0013), and the organisation's exchange rates and approval matrix; undefined when
+ * the organisation has no such budget.
+ */
+export async function findSubmissionTerms(
+  db: Executor,
+  options: { organizationId: string; code: string; amount: number },
+): Promise<SubmissionTerms | undefined> {
+  const [row] = await submissionTermsQuery(db).execute({
+    ...options,
+    amount: options.amount.toFixed(2),
+  });
+  if (!row) return undefined;
+  const { ratesJson, matrixJson, ...budget } = row;
+  return {
+    budget,
+    rates: exchangeRatesFrom(
+      ratesJson.map((json) => rowFromJson<{ currency: string; rate: string }>(rateColumns, json)),
+    ),
+    matrix: approvalMatrixFrom(
+      matrixJson.map((json) =>
+        rowFromJson<Parameters<typeof approvalMatrixFrom>[0][number]>(matrixColumns, json),
+      ),
+    ),
+  };
 }
 
 /**

@@ -28,13 +28,11 @@ import { recordAudit } from '../audit/record.ts';
 import { AppError } from '../../lib/errors.ts';
 import { findGrantsOf } from '../delegations/queries.ts';
 import { checkAttachments } from '../files/service.ts';
-import { loadApprovalMatrix } from '../approval-matrix/queries.ts';
-import { findBudgetWithRoom, lockBudgetWithRoom, type BudgetRow } from '../budgets/ledger.ts';
+import { lockBudgetWithRoom, type BudgetRow } from '../budgets/ledger.ts';
 import { presentOutstandingRetirement } from '../retirements/presenter.ts';
 import { countOwnerOutstandingRetirements, listOwnerOutstanding } from '../retirements/queries.ts';
 import { insertReviewChain } from '../reviews/queries.ts';
 import { notifyRequestSubmitted } from '../notifications/service.ts';
-import { loadExchangeRates } from '../settings/queries.ts';
 import { findUserById, type UserWithOrganization } from '../users/queries.ts';
 import {
   canListAllRequests,
@@ -47,6 +45,7 @@ import { presentPendingItem, presentRequest, presentRequestItem } from './presen
 import { countOwnerRequests } from './counts.ts';
 import { findRequestView } from './view.ts';
 import {
+  findSubmissionTerms,
   insertRequest,
   listPendingForRole,
   listRequestPage,
@@ -120,12 +119,13 @@ async function placeRequest(
 ): Promise<{ id: string; budgetCode: string }> {
   const { actor, input, previous } = options;
   const organizationId = actor.organization_id;
-  const found = await findBudgetWithRoom(tx, {
+  const terms = await findSubmissionTerms(tx, {
     organizationId,
     code: input.budget_code,
     amount: input.amount_requested,
   });
-  if (!found) throw new AppError('bad_request', `Budget code ${input.budget_code} does not exist.`);
+  if (!terms) throw new AppError('bad_request', `Budget code ${input.budget_code} does not exist.`);
+  const found = terms.budget;
   assertBudgetTakes(found, input);
   // Decided in SQL numeric, not on doubles (docs/decisions/0013).
   if (!found.has_room) throw new AppError('bad_request', messages.amountExceedsBalance);
@@ -140,10 +140,10 @@ async function placeRequest(
   if (!budget.has_room) throw new AppError('conflict', messages.amountExceedsBalance);
 
   // Decisions §3: the matrix row is chosen by the amount in tzs at the organisation's current rate.
-  const rate = rateFor(input.amount_currency, await loadExchangeRates(tx, organizationId));
+  const rate = rateFor(input.amount_currency, terms.rates);
   const amountBase = toBaseAmount(input.amount_requested, rate);
   if (!fitsMoney(amountBase)) throw new AppError('bad_request', 'Amount is too large');
-  const row = approvalRowFor(await loadApprovalMatrix(tx, organizationId), amountBase);
+  const row = approvalRowFor(terms.matrix, amountBase);
   if (!row) {
     throw new AppError(
       'conflict',

@@ -97,7 +97,11 @@ export async function loadExchangeRates(
   db: Executor,
   organizationId: string,
 ): Promise<ExchangeRates> {
-  const rows = await exchangeRatesQuery(db).execute({ organizationId });
+  return exchangeRatesFrom(await exchangeRatesQuery(db).execute({ organizationId }));
+}
+
+/** The rates of an organisation's stored rows, a default for each currency they do not set. */
+export function exchangeRatesFrom(rows: { currency: string; rate: string }[]): ExchangeRates {
   const rates: ExchangeRates = { ...defaultExchangeRates };
   for (const row of rows)
     if (isForeignCurrency(row.currency)) rates[row.currency] = Number(row.rate);
