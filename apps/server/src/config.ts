@@ -26,6 +26,7 @@ const environment = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
   WEB_CONCURRENCY: z.string().optional(),
+  DATABASE_POOL_SIZE: z.string().optional(),
 });
 
 export type Config = {
@@ -60,6 +61,8 @@ export type Config = {
    * workers on one port behind a primary that owns the database set-up (docs/decisions/0016).
    */
   webConcurrency: number;
+  /** Database connections per server process (DATABASE_POOL_SIZE); null: from the cores (server.ts). */
+  databasePoolSize: number | null;
 };
 
 /** Reads the configuration from an environment (process.env by default). */
@@ -107,12 +110,13 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     webDist: path.join(repoRoot, 'apps/web/dist'),
     webConcurrency,
+    databasePoolSize: parseDatabasePoolSize(e.DATABASE_POOL_SIZE),
   };
 }
 
 /**
  * The most server processes WEB_CONCURRENCY may ask for. Each holds a pool of database connections
- * (20, or a share of 80 past four processes) and 3 for jobs: 16 hold at most 128, within the
+ * (at most 20 by default, docs/decisions/0031) and 3 for jobs: 16 hold at most 128, within the
  * embedded PostgreSQL's 200 (docs/decisions/0016).
  */
 export const maxWebConcurrency = 16;
@@ -135,6 +139,19 @@ export function parseWebConcurrency(
     );
   }
   return count;
+}
+
+/** `DATABASE_POOL_SIZE`: unset or empty leaves it to the cores (null); else 1 to 100 connections. */
+export function parseDatabasePoolSize(value: string | undefined): number | null {
+  const text = value?.trim() ?? '';
+  if (text === '') return null;
+  const size = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(size >= 1 && size <= 100)) {
+    throw new Error(
+      `Invalid configuration: DATABASE_POOL_SIZE: "${value}" is not a number of database connections from 1 to 100`,
+    );
+  }
+  return size;
 }
 
 const proxyNames = new Set(['loopback', 'linklocal', 'uniquelocal']);

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { todayIn } from '@imprest/domain/requests.ts';
 import type { FastifyInstance } from 'fastify';
@@ -30,11 +31,20 @@ export type PreparedDatabase = { url: string; isEmbedded: boolean; stop: () => P
 export const requestDrainMs = 10_000;
 
 /**
- * Database connections per process: 20, or a share of 80 when more than four processes serve one
- * database (WEB_CONCURRENCY, docs/decisions/0016), never fewer than 5.
+ * Database connections per process (docs/decisions/0031): DATABASE_POOL_SIZE when set; otherwise
+ * four for each core of this machine, at most 80, shared among its WEB_CONCURRENCY processes
+ * (docs/decisions/0016), at least 2 and at most 20 each. More connections than the cores can serve only make
+ * PostgreSQL's backends and the server take turns on them: on this 2-core machine a pool of 8
+ * served 7–42 % more writes a second than one of 20 (bench/results.md).
  */
-export function databasePoolSize(processes: number): number {
-  return Math.max(5, Math.min(20, Math.floor(80 / processes)));
+export function databasePoolSize(
+  processes: number,
+  options: { cores?: number; configured?: number | null } = {},
+): number {
+  if (options.configured) return options.configured;
+  const cores = options.cores ?? os.availableParallelism();
+  const total = Math.min(80, 4 * cores);
+  return Math.max(2, Math.min(20, Math.floor(total / processes)));
 }
 
 /**
@@ -89,7 +99,9 @@ export async function startServer(
   const owned = options.database ? null : await prepareDatabase(config, logger);
   const databaseUrl = options.database?.url ?? owned?.url;
   if (!databaseUrl) throw new Error('no database');
-  const db = connect(databaseUrl, { max: databasePoolSize(config.webConcurrency) });
+  const db = connect(databaseUrl, {
+    max: databasePoolSize(config.webConcurrency, { configured: config.databasePoolSize }),
+  });
   let jobs: JobRunner | undefined;
   const stopJobsAndDatabase = async (): Promise<void> => {
     // The job runner goes first: a running job finishes before its database closes.

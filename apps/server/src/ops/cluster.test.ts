@@ -57,8 +57,28 @@ describe('WEB_CONCURRENCY', () => {
     expect(readConfig({}).webConcurrency).toBe(1);
   });
 
-  it('shares 80 database connections once more than four processes run', () => {
-    expect([1, 2, 4, 5, 8, 16].map(databasePoolSize)).toEqual([20, 20, 20, 16, 10, 5]);
+  it('holds four database connections a core, shared by the processes', () => {
+    const poolOf = (processes: number, cores: number) => databasePoolSize(processes, { cores });
+    // Two cores: 8 connections for one process, 4 each for two, 2 each for four or more.
+    expect([1, 2, 4, 8].map((processes) => poolOf(processes, 2))).toEqual([8, 4, 2, 2]);
+    // Eight cores: 32 in all, at most 20 a process; sixteen cores: 64 in all.
+    expect([1, 2, 4, 8].map((processes) => poolOf(processes, 8))).toEqual([20, 16, 8, 4]);
+    expect([1, 4, 16].map((processes) => poolOf(processes, 16))).toEqual([20, 16, 4]);
+    // Never more than 80 in all, whatever the cores (the embedded PostgreSQL takes 200).
+    expect([4, 16].map((processes) => poolOf(processes, 64))).toEqual([20, 5]);
+  });
+
+  it('takes DATABASE_POOL_SIZE as given, and refuses one that is not 1 to 100', () => {
+    const configured = readConfig({ DATABASE_POOL_SIZE: '12' }).databasePoolSize;
+    expect(configured).toBe(12);
+    expect(databasePoolSize(4, { cores: 2, configured })).toBe(12);
+    expect(readConfig({}).databasePoolSize).toBeNull();
+    expect(readConfig({ DATABASE_POOL_SIZE: '' }).databasePoolSize).toBeNull();
+    for (const value of ['0', '101', '2.5', 'many']) {
+      expect(() => readConfig({ DATABASE_POOL_SIZE: value })).toThrow(
+        /Invalid configuration: DATABASE_POOL_SIZE: /,
+      );
+    }
   });
 });
 

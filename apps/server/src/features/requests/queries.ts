@@ -171,10 +171,9 @@ const lockRequestQuery = preparedOnce((db: Executor) =>
     .prepare('lock_request'),
 );
 
-export async function insertRequest(db: Executor, values: NewRequest): Promise<RequestRow> {
-  const [row] = await db.insert(requests).values(values).returning();
-  if (!row) throw new Error('request insert returned nothing');
-  return row;
+/** Writes a new request row; its callers know every value, so nothing is read back. */
+export async function insertRequest(db: Executor, values: NewRequest): Promise<void> {
+  await db.insert(requests).values(values);
 }
 
 /** Marks a version as superseded, so it no longer counts in lists and budgets. */
