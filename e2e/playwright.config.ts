@@ -44,6 +44,9 @@ export default defineConfig({
     url: `http://localhost:${port}/api/v1/setup`,
     timeout: 180_000,
     reuseExistingServer: false,
+    // Stopped as Ctrl-C stops it, not killed: scripts/e2e-server.mjs then drops the run's database
+    // (with DATABASE_URL) and removes its data folder. Killed, it left both behind on every run.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 30_000 },
     stdout: 'pipe',
     stderr: 'pipe',
   },
