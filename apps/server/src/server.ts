@@ -33,9 +33,9 @@ export const requestDrainMs = 10_000;
 /**
  * Database connections per process (docs/decisions/0031): DATABASE_POOL_SIZE when set; otherwise
  * four for each core of this machine, at most 80, shared among its WEB_CONCURRENCY processes
- * (docs/decisions/0016), at least 2 and at most 20 each. More connections than the cores can serve only make
- * PostgreSQL's backends and the server take turns on them: on this 2-core machine a pool of 8
- * served 7–42 % more writes a second than one of 20 (bench/results.md).
+ * (docs/decisions/0016), at least 2 and at most 20 each. More connections than the cores can
+ * serve only make PostgreSQL's backends and the server take turns on them: on this 2-core machine
+ * a pool of 8 served 7–42 % more writes a second than one of 20 (bench/results.md).
  */
 export function databasePoolSize(
   processes: number,

@@ -9,6 +9,9 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
  */
 export type JsonColumns = Record<string, PgColumn>;
 
+/** One row as jsonObjectOf sends it, before rowFromJson turns it back. */
+export type JsonRow = Record<string, unknown>;
+
 /** A column's value as JSON carries it without loss. */
 function jsonValueOf(column: PgColumn): SQL {
   switch (column.columnType) {

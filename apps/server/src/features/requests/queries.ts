@@ -30,7 +30,7 @@ import {
   retirements,
   users,
 } from '../../db/schema.ts';
-import { jsonObjectOf, rowFromJson } from '../../db/json-rows.ts';
+import { jsonObjectOf, rowFromJson, type JsonRow } from '../../db/json-rows.ts';
 import { approvalMatrixFrom } from '../approval-matrix/queries.ts';
 import { budgetWithRoomColumns, type BudgetRow, type BudgetWithRoom } from '../budgets/ledger.ts';
 import { exchangeRatesFrom } from '../settings/queries.ts';
@@ -80,7 +80,6 @@ const matrixColumns = {
   user_role: approvalMatrixRows.user_role,
   cascading_notification: approvalMatrixRows.cascading_notification,
 };
-type JsonRow = Record<string, unknown>;
 
 /**
  * The statement of findSubmissionTerms, prepared under a name (issue 13): the budget by code with

@@ -1,7 +1,7 @@
 import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
-import { jsonObjectOf, rowFromJson } from '../../db/json-rows.ts';
+import { jsonObjectOf, rowFromJson, type JsonRow } from '../../db/json-rows.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import { budgets, requests, retirementReviews, retirements, reviews } from '../../db/schema.ts';
 import {
@@ -42,8 +42,6 @@ const versionColumns = {
 const reviewColumns = getTableColumns(reviews);
 const retirementColumns = getTableColumns(retirements);
 const retirementReviewColumns = getTableColumns(retirementReviews);
-
-type JsonRow = Record<string, unknown>;
 
 const jsonArray = (object: ReturnType<typeof jsonObjectOf>, ...order: ReturnType<typeof asc>[]) =>
   sql`coalesce(json_agg(${object} ORDER BY ${sql.join(order, sql`, `)}), '[]'::json)`;
