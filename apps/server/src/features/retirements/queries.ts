@@ -5,7 +5,18 @@ import {
   type ReviewerRole,
 } from '@imprest/domain/requests.ts';
 import { outstandingRetirementStatuses } from '@imprest/domain/retirements.ts';
-import { and, asc, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  or,
+  sql,
+  type Placeholder,
+  type SQL,
+} from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { inConstants } from '../../db/constants.ts';
@@ -224,8 +235,11 @@ export async function answerPendingRetirementReview(
   return row;
 }
 
-/** A value, or the column of an enclosing query's row that a subquery is correlated with. */
-type ValueOrColumn = string | AnyPgColumn;
+/**
+ * A value, the column of an enclosing query's row that a subquery is correlated with, or a
+ * prepared statement's placeholder.
+ */
+type ValueOrColumn = string | AnyPgColumn | Placeholder;
 
 const ownerOutstanding = (options: { organizationId: ValueOrColumn; ownerId: ValueOrColumn }) =>
   and(
@@ -235,6 +249,33 @@ const ownerOutstanding = (options: { organizationId: ValueOrColumn; ownerId: Val
     eq(retirements.organization_id, options.organizationId),
   );
 
+/** An owner of an organisation, as placeholders of a prepared statement. */
+const ownerPlaceholders = {
+  organizationId: sql.placeholder('organizationId'),
+  ownerId: sql.placeholder('ownerId'),
+};
+
+/**
+ * The Home's two statements of retirements (the summary, every Home load), prepared under names
+ * (issue 13): Drizzle put both together on every call. One owner's few rows, read off
+ * retirements_owner_status_idx whatever the owner, so a plan made once serves every call.
+ */
+const ownerOutstandingCountQuery = preparedOnce((db: Executor) =>
+  db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(retirements)
+    .where(ownerOutstanding(ownerPlaceholders))
+    .prepare('owner_outstanding_count'),
+);
+
+const ownerOutstandingQuery = preparedOnce((db: Executor) =>
+  selectRecords(db)
+    .where(ownerOutstanding(ownerPlaceholders))
+    .orderBy(asc(retirements.due_date), asc(retirements.id))
+    .limit(sql.placeholder('limit'))
+    .prepare('owner_outstanding'),
+);
+
 /**
  * How many retirements a user still owes (pending or rejected): the Home tile 'Unretired Requests'
  * (spec §2), the same retirements Home lists under it. Served by retirements_owner_status_idx.
@@ -243,10 +284,7 @@ export async function countOwnerOutstandingRetirements(
   db: Executor,
   options: { organizationId: string; ownerId: string },
 ): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<number>`count(*)::int` })
-    .from(retirements)
-    .where(ownerOutstanding(options));
+  const [row] = await ownerOutstandingCountQuery(db).execute(options);
   return row?.total ?? 0;
 }
 
@@ -270,13 +308,7 @@ export async function listOwnerOutstanding(
   db: Executor,
   options: { organizationId: string; ownerId: string; limit: number },
 ): Promise<RetirementRecord[]> {
-  return db
-    .select(recordColumns)
-    .from(retirements)
-    .innerJoin(requests, eq(requests.id, retirements.request_id))
-    .where(ownerOutstanding(options))
-    .orderBy(asc(retirements.due_date), asc(retirements.id))
-    .limit(options.limit);
+  return ownerOutstandingQuery(db).execute(options);
 }
 
 export type RetirementFilter = {
@@ -329,51 +361,106 @@ export function foldRetirementStatusCounts(db: Executor, organizationId: string)
 }
 
 /**
- * How many retirements a list matches: an admin list without a search, from the kept counts (the
- * benchmark's 20,892 retirements of one organisation cost PostgreSQL 4-5 ms a call to count); a
- * staff list, from the owner's few rows in retirements_owner_status_idx; a search, from the rows it
- * matches. Only a search reads the request: without one the join cannot change the count
- * (request_id is a NOT NULL foreign key to the requests' primary key, one request each).
+ * How many retirements a search matches, from the rows it matches (the request is read for the
+ * search's conditions).
  */
-async function countRetirements(
-  db: Executor,
-  filter: RetirementFilter,
-  where: SQL | undefined,
-  search: SQL | undefined,
-): Promise<number> {
-  if (!filter.ownerId && !search) {
-    const counts = await readKeptCounts(db, organizationRetirementCounts, filter.organizationId);
-    return totalOf(counts, filter.status);
-  }
-  const counted = db.select({ total: sql<number>`count(*)::int` }).from(retirements);
-  const [count] = await (search
-    ? counted.innerJoin(requests, eq(requests.id, retirements.request_id)).where(where)
-    : counted.where(where));
+async function countSearchMatches(db: Executor, where: SQL | undefined): Promise<number> {
+  const [count] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(retirements)
+    .innerJoin(requests, eq(requests.id, retirements.request_id))
+    .where(where);
   return count?.total ?? 0;
 }
 
+/** The conditions of a list without a search, as placeholders: its organisation, owner, status. */
+function listConditions(byOwner: boolean, byStatus: boolean) {
+  return and(
+    eq(retirements.organization_id, sql.placeholder('organizationId')),
+    byOwner ? eq(retirements.retirement_owner_id, sql.placeholder('ownerId')) : undefined,
+    byStatus ? eq(retirements.status, sql.placeholder('status')) : undefined,
+  );
+}
+
+/**
+ * A list's page without a search, built once per filter shape (issue 13), as the requests' list
+ * pages are: Drizzle puts the SQL together a single time. Unnamed ('' is PostgreSQL's unnamed
+ * statement), so PostgreSQL still plans each call for its own values: one organisation's or
+ * owner's rows can be a few or tens of thousands.
+ */
+function prepareListPage(byOwner: boolean, byStatus: boolean) {
+  return preparedOnce((db: Executor) =>
+    selectRecords(db)
+      .where(listConditions(byOwner, byStatus))
+      .orderBy(...newestFirst)
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(''),
+  );
+}
+
+/**
+ * How many retirements an owner has, in every status or in one: a staff list's total, from the
+ * owner's few rows in retirements_owner_status_idx. Without the request: the join cannot change
+ * the count (request_id is a NOT NULL foreign key to the requests' primary key, one request each).
+ */
+function prepareOwnerCount(byStatus: boolean) {
+  return preparedOnce((db: Executor) =>
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(retirements)
+      .where(listConditions(true, byStatus))
+      .prepare(''),
+  );
+}
+
+/** [organisation's, owner's] × [every status, one status]. */
+const listPageQueries = [
+  [prepareListPage(false, false), prepareListPage(false, true)],
+  [prepareListPage(true, false), prepareListPage(true, true)],
+] as const;
+const ownerCountQueries = [prepareOwnerCount(false), prepareOwnerCount(true)] as const;
+
 /**
  * One page of retirements, newest first (retirements_org_latest_idx or
- * retirements_owner_latest_idx), and how many match.
+ * retirements_owner_latest_idx), and how many match: an admin list without a search counts from
+ * the kept counts (the benchmark's 20,892 retirements of one organisation cost PostgreSQL 4-5 ms a
+ * call to count), a staff list from the owner's rows, a search from the rows it matches.
  */
 export async function listRetirementPage(
   db: Executor,
   filter: RetirementFilter & { page: number; perPage: number },
 ): Promise<{ rows: RetirementRecord[]; total: number }> {
-  const search = filter.search
-    ? await searchCondition(db, filter.organizationId, filter.search)
-    : undefined;
-  const where = and(...filterConditions(filter, search));
+  if (filter.search) {
+    const search = await searchCondition(db, filter.organizationId, filter.search);
+    const where = and(...filterConditions(filter, search));
+    const [rows, total] = await Promise.all([
+      selectRecords(db)
+        .where(where)
+        .orderBy(...newestFirst)
+        .limit(filter.perPage)
+        .offset((filter.page - 1) * filter.perPage),
+      countSearchMatches(db, where),
+    ]);
+    return { rows, total };
+  }
+  const byStatus = filter.status === 'all' ? 0 : 1;
+  const values = {
+    organizationId: filter.organizationId,
+    ownerId: filter.ownerId,
+    status: filter.status,
+    limit: filter.perPage,
+    offset: (filter.page - 1) * filter.perPage,
+  };
   const [rows, total] = await Promise.all([
-    db
-      .select(recordColumns)
-      .from(retirements)
-      .innerJoin(requests, eq(requests.id, retirements.request_id))
-      .where(where)
-      .orderBy(...newestFirst)
-      .limit(filter.perPage)
-      .offset((filter.page - 1) * filter.perPage),
-    countRetirements(db, filter, where, search),
+    listPageQueries[filter.ownerId ? 1 : 0][byStatus](db).execute(values),
+    filter.ownerId
+      ? ownerCountQueries[byStatus](db)
+          .execute(values)
+          .then(([row]) => row?.total ?? 0)
+      : readKeptCounts(db, organizationRetirementCounts, filter.organizationId).then((counts) =>
+          totalOf(counts, filter.status),
+        ),
   ]);
   return { rows, total };
 }
