@@ -13,6 +13,7 @@ import {
   inArray,
   not,
   sql,
+  type Placeholder,
   type SQL,
 } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -53,14 +54,26 @@ export async function findBudgetByCode(
   db: Executor,
   options: { organizationId: string; code: string },
 ): Promise<BudgetWithTotals | undefined> {
-  const [row] = await db
+  const [row] = await budgetByCodeQuery(db).execute(options);
+  return row;
+}
+
+/**
+ * The statement of findBudgetByCode, built once and prepared under a name (issue 13): every budget
+ * detail, balance-free lookup and download reads it. One row by the unique (organisation, code).
+ */
+const budgetByCodeQuery = preparedOnce((db: Executor) =>
+  db
     .select(withTotals(db))
     .from(budgets)
     .where(
-      and(eq(budgets.organization_id, options.organizationId), eq(budgets.code, options.code)),
-    );
-  return row;
-}
+      and(
+        eq(budgets.organization_id, sql.placeholder('organizationId')),
+        eq(budgets.code, sql.placeholder('code')),
+      ),
+    )
+    .prepare('budget_by_code'),
+);
 
 /** Number of requests on a budget (see requestCountQuery). */
 /** A budget of an organisation by id, without totals. */
@@ -80,6 +93,62 @@ export async function countBudgetRequests(db: Executor, budgetId: string): Promi
   return row?.total ?? 0;
 }
 
+type BudgetListFilter = {
+  organizationId: string;
+  departments: string[] | null;
+  department: string | undefined;
+  search: string | undefined;
+  page: number;
+  perPage: number;
+};
+
+/** A page of budget ids ordered by code, and the budgets of that page with their totals. */
+function budgetPage(
+  db: Executor,
+  where: SQL | undefined,
+  limit: number | Placeholder,
+  offset: number | Placeholder,
+) {
+  const page = db
+    .select({ id: budgets.id })
+    .from(budgets)
+    .where(where)
+    .orderBy(asc(budgets.code))
+    .limit(limit)
+    .offset(offset)
+    .as('page');
+  return db
+    .select(withTotals(db))
+    .from(budgets)
+    .innerJoin(page, eq(page.id, budgets.id))
+    .orderBy(asc(budgets.code));
+}
+
+/**
+ * The budget list without a search or a department chosen, built once per shape (issue 13):
+ * every department (finance, the directors) or the caller's own and 'all' (staff). Unnamed ('' is
+ * PostgreSQL's unnamed statement), so each call is planned for its organisation's size.
+ */
+function prepareBudgetList(byDepartments: boolean) {
+  const where = and(
+    eq(budgets.organization_id, sql.placeholder('organizationId')),
+    byDepartments
+      ? sql`${budgets.department} = ANY(${sql.placeholder('departments')}::text[])`
+      : undefined,
+  );
+  return {
+    page: preparedOnce((db: Executor) =>
+      budgetPage(db, where, sql.placeholder('limit'), sql.placeholder('offset')).prepare(''),
+    ),
+    count: preparedOnce((db: Executor) =>
+      db.select({ total: count() }).from(budgets).where(where).prepare(''),
+    ),
+  };
+}
+
+/** [every department, some departments]. */
+const budgetListQueries = [prepareBudgetList(false), prepareBudgetList(true)] as const;
+
 /**
  * One page of an organisation's budgets ordered by code, with the total count. `departments`
  * null means every department (spec §6). The page is chosen first and the totals are computed for
@@ -87,15 +156,23 @@ export async function countBudgetRequests(db: Executor, budgetId: string): Promi
  */
 export async function listBudgets(
   db: Executor,
-  options: {
-    organizationId: string;
-    departments: string[] | null;
-    department: string | undefined;
-    search: string | undefined;
-    page: number;
-    perPage: number;
-  },
+  options: BudgetListFilter,
 ): Promise<{ rows: BudgetWithTotals[]; total: number }> {
+  const offset = (options.page - 1) * options.perPage;
+  if (!options.department && !options.search) {
+    const queries = budgetListQueries[options.departments ? 1 : 0];
+    const values = {
+      organizationId: options.organizationId,
+      departments: options.departments,
+      limit: options.perPage,
+      offset,
+    };
+    const [rows, [counted]] = await Promise.all([
+      queries.page(db).execute(values),
+      queries.count(db).execute(values),
+    ]);
+    return { rows, total: counted?.total ?? 0 };
+  }
   const where = and(
     eq(budgets.organization_id, options.organizationId),
     options.departments ? inArray(budgets.department, options.departments) : undefined,
@@ -103,20 +180,8 @@ export async function listBudgets(
     // Same expression as budgets_search_idx (trigram), so the index answers it.
     options.search ? sql`${budgetSearchText} LIKE ${containsPattern(options.search)}` : undefined,
   );
-  const page = db
-    .select({ id: budgets.id })
-    .from(budgets)
-    .where(where)
-    .orderBy(asc(budgets.code))
-    .limit(options.perPage)
-    .offset((options.page - 1) * options.perPage)
-    .as('page');
   const [rows, total] = await Promise.all([
-    db
-      .select(withTotals(db))
-      .from(budgets)
-      .innerJoin(page, eq(page.id, budgets.id))
-      .orderBy(asc(budgets.code)),
+    budgetPage(db, where, options.perPage, offset),
     db.$count(budgets, where),
   ]);
   return { rows, total };
@@ -185,47 +250,81 @@ const budgetRequestColumns = {
   position: keysetPosition(requests),
 };
 
+type BudgetRequestsOptions = {
+  budgetId: string;
+  limit: number;
+  after?: BatchOptions['after'];
+  /** Only this owner's requests: a caller who may not read everyone's (decisions §8, §9). */
+  ownerId?: string;
+};
+
+function selectBudgetRequests(db: Executor, where: SQL | undefined, limit: number | Placeholder) {
+  return db
+    .select(budgetRequestColumns)
+    .from(requests)
+    .where(where)
+    .orderBy(desc(requests.created_at), desc(requests.id))
+    .limit(limit);
+}
+
+/**
+ * A budget detail's newest requests, everyone's or one owner's, built once per shape (issue 13).
+ * Unnamed, so each call is planned for its budget: one budget has a few requests, another
+ * hundreds of thousands.
+ */
+function prepareBudgetRequests(byOwner: boolean) {
+  return preparedOnce((db: Executor) =>
+    selectBudgetRequests(
+      db,
+      and(
+        eq(requests.budget_id, sql.placeholder('budgetId')),
+        eq(requests.is_latest, true),
+        byOwner ? eq(requests.request_owner_id, sql.placeholder('ownerId')) : undefined,
+      ),
+      sql.placeholder('limit'),
+    ).prepare(''),
+  );
+}
+
+/** [everyone's, one owner's]. */
+const budgetRequestsQueries = [prepareBudgetRequests(false), prepareBudgetRequests(true)] as const;
+
 /**
  * Requests on a budget, newest first (newest version of each). `after` (the `position` and id of
  * the last row of the previous batch) continues from there, so a download reads any number of them
  * in bounded memory.
  */
-export async function budgetRequests(
-  db: Executor,
-  options: {
-    budgetId: string;
-    limit: number;
-    after?: BatchOptions['after'];
-    /** Only this owner's requests: a caller who may not read everyone's (decisions §8, §9). */
-    ownerId?: string;
-  },
-) {
+export async function budgetRequests(db: Executor, options: BudgetRequestsOptions) {
   const { after } = options;
-  return db
-    .select(budgetRequestColumns)
-    .from(requests)
-    .where(
-      and(
-        eq(requests.budget_id, options.budgetId),
-        eq(requests.is_latest, true),
-        options.ownerId ? eq(requests.request_owner_id, options.ownerId) : undefined,
-        after ? olderThan(requests, after) : undefined,
-      ),
-    )
-    .orderBy(desc(requests.created_at), desc(requests.id))
-    .limit(options.limit);
+  if (!after) return budgetRequestsQueries[options.ownerId ? 1 : 0](db).execute(options);
+  return selectBudgetRequests(
+    db,
+    and(
+      eq(requests.budget_id, options.budgetId),
+      eq(requests.is_latest, true),
+      options.ownerId ? eq(requests.request_owner_id, options.ownerId) : undefined,
+      olderThan(requests, after),
+    ),
+    options.limit,
+  );
 }
 
 export type BudgetRequestRow = Awaited<ReturnType<typeof budgetRequests>>[number];
 
 /** A budget's changelog, newest first. */
 export async function budgetChangelog(db: Executor, budgetId: string): Promise<BudgetChangeRow[]> {
-  return db
+  return budgetChangelogQuery(db).execute({ budgetId });
+}
+
+/** The statement of budgetChangelog, built once and prepared under a name (issue 13). */
+const budgetChangelogQuery = preparedOnce((db: Executor) =>
+  db
     .select()
     .from(budgetChanges)
-    .where(eq(budgetChanges.budget_id, budgetId))
-    .orderBy(desc(budgetChanges.created_at), desc(budgetChanges.id));
-}
+    .where(eq(budgetChanges.budget_id, sql.placeholder('budgetId')))
+    .orderBy(desc(budgetChanges.created_at), desc(budgetChanges.id))
+    .prepare('budget_changelog'),
+);
 
 export type BudgetHistoryRow = { month: string; amount: string; committed: string; spent: string };
 

@@ -288,28 +288,44 @@ export async function findGrantsOf(
   db: Executor,
   options: { organizationId: string; delegateId: string; today: string; lock?: boolean },
 ): Promise<DelegationGrant[]> {
-  const query = db
-    .select({
-      delegator_id: delegations.delegator_id,
-      delegator_name: users.fullname,
-      delegator_role: users.role,
-      starts_on: delegations.starts_on,
-      ends_on: delegations.ends_on,
-      ended_at: delegations.ended_at,
-    })
-    .from(delegations)
-    .innerJoin(users, eq(users.id, delegations.delegator_id))
-    .where(
-      and(
-        eq(delegations.organization_id, options.organizationId),
-        eq(delegations.delegate_id, options.delegateId),
-        activeOn(options.today),
-        isNull(users.deleted_at),
-      ),
-    )
-    .orderBy(asc(delegations.starts_on), asc(delegations.created_at), asc(delegations.id));
-  return options.lock ? query.for('share', { of: delegations }) : query;
+  return grantsOfQueries[options.lock ? 1 : 0](db).execute(options);
 }
+
+/**
+ * The statements of findGrantsOf, built once and prepared under names (issue 13): every pending
+ * list reads one (a delegate's steps), and every answer to a review the locking one. A delegate's
+ * few rows, read off their index whatever the values.
+ */
+function prepareGrantsOf(lock: boolean) {
+  return preparedOnce((db: Executor) => {
+    const query = db
+      .select({
+        delegator_id: delegations.delegator_id,
+        delegator_name: users.fullname,
+        delegator_role: users.role,
+        starts_on: delegations.starts_on,
+        ends_on: delegations.ends_on,
+        ended_at: delegations.ended_at,
+      })
+      .from(delegations)
+      .innerJoin(users, eq(users.id, delegations.delegator_id))
+      .where(
+        and(
+          eq(delegations.organization_id, sql.placeholder('organizationId')),
+          eq(delegations.delegate_id, sql.placeholder('delegateId')),
+          activeOn(sql.placeholder('today')),
+          isNull(users.deleted_at),
+        ),
+      )
+      .orderBy(asc(delegations.starts_on), asc(delegations.created_at), asc(delegations.id));
+    return lock
+      ? query.for('share', { of: delegations }).prepare('grants_of_locked')
+      : query.prepare('grants_of');
+  });
+}
+
+/** [read, locked FOR SHARE]. */
+const grantsOfQueries = [prepareGrantsOf(false), prepareGrantsOf(true)] as const;
 
 /** A delegate who acts on `today` for a delegator holding one of some roles. */
 export type ActingDelegate = {

@@ -15,6 +15,7 @@ import {
   notExists,
   or,
   sql,
+  type Placeholder,
   type SQL,
 } from 'drizzle-orm';
 import { alias, type AnyPgColumn, type PgColumn } from 'drizzle-orm/pg-core';
@@ -505,36 +506,33 @@ export async function listPendingForRole(
 ): Promise<{ rows: RequestRecord[]; total: number }> {
   const callerId = options.excludeOwnerId;
   const grants = options.grants ?? [];
+  if (grants.length === 0) {
+    const values = {
+      organizationId: options.organizationId,
+      role: options.role,
+      callerId,
+      limit: options.perPage,
+      offset: (options.page - 1) * options.perPage,
+    };
+    const [rows, [count]] = await Promise.all([
+      pendingPageQuery(db).execute(values),
+      pendingCountQuery(db).execute(values),
+    ]);
+    return { rows, total: count?.total ?? 0 };
+  }
   const ownRole = eq(requests.next_reviewer_role, options.role);
-  const waitingFor =
-    grants.length === 0
-      ? ownRole
-      : or(
-          ownRole,
-          ...grants.map((grant) =>
-            and(
-              eq(requests.next_reviewer_role, grant.role),
-              ne(requests.request_owner_id, grant.delegatorId),
-            ),
-          ),
-        );
-  const where = and(
-    eq(requests.organization_id, options.organizationId),
-    eq(requests.is_latest, true),
-    waitingFor,
-    inArray(requests.current_status, ['pending', 'on_progress']),
-    ne(requests.request_owner_id, callerId),
-    sql`NOT ${requests.answered_by} @> ARRAY[${callerId}]::uuid[]`,
+  const waitingFor = or(
+    ownRole,
+    ...grants.map((grant) =>
+      and(
+        eq(requests.next_reviewer_role, grant.role),
+        ne(requests.request_owner_id, grant.delegatorId),
+      ),
+    ),
   );
+  const where = pendingWhere(options.organizationId, waitingFor, callerId);
   const [rows, [count]] = await Promise.all([
-    db
-      .select(recordColumns)
-      .from(requests)
-      .innerJoin(budgets, eq(budgets.id, requests.budget_id))
-      .where(where)
-      .orderBy(asc(requests.created_at), asc(requests.id))
-      .limit(options.perPage)
-      .offset((options.page - 1) * options.perPage),
+    pendingPage(db, where, options.perPage, (options.page - 1) * options.perPage),
     db
       .select({ total: sql<number>`count(*)::int` })
       .from(requests)
@@ -542,6 +540,59 @@ export async function listPendingForRole(
   ]);
   return { rows, total: count?.total ?? 0 };
 }
+
+/** Newest versions waiting for review in `waitingFor`'s steps, never the caller's own or answered. */
+function pendingWhere(
+  organizationId: string | Placeholder,
+  waitingFor: SQL | undefined,
+  callerId: string | Placeholder,
+) {
+  return and(
+    eq(requests.organization_id, organizationId),
+    eq(requests.is_latest, true),
+    waitingFor,
+    inArray(requests.current_status, ['pending', 'on_progress']),
+    ne(requests.request_owner_id, callerId),
+    sql`NOT ${requests.answered_by} @> ARRAY[${callerId}]::uuid[]`,
+  );
+}
+
+function pendingPage(
+  db: Executor,
+  where: SQL | undefined,
+  limit: number | Placeholder,
+  offset: number | Placeholder,
+) {
+  return db
+    .select(recordColumns)
+    .from(requests)
+    .innerJoin(budgets, eq(budgets.id, requests.budget_id))
+    .where(where)
+    .orderBy(asc(requests.created_at), asc(requests.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+/**
+ * The pending list of a caller who holds no delegation (nearly every one), built once (issue 13).
+ * Unnamed, so each call is planned for its organisation and role: one role waits on a few
+ * requests, another on thousands.
+ */
+const pendingOwnWhere = pendingWhere(
+  sql.placeholder('organizationId'),
+  eq(requests.next_reviewer_role, sql.placeholder('role')),
+  sql.placeholder('callerId'),
+);
+const pendingPageQuery = preparedOnce((db: Executor) =>
+  pendingPage(db, pendingOwnWhere, sql.placeholder('limit'), sql.placeholder('offset')).prepare(''),
+);
+const pendingCountQuery = preparedOnce((db: Executor) =>
+  db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(requests)
+    .where(pendingOwnWhere)
+    .prepare(''),
+);
 
 /**
  * Rows after a keyset position in newest-first order (created_at, then id, both descending): the
