@@ -48,6 +48,7 @@ import {
   type Statement,
 } from './support.ts';
 import { repoRoot } from '../src/paths.ts';
+import { formatReport, targets, type CpuShare, type Load, type Row } from './load-report.ts';
 
 const scale = Number(process.env.BENCH_SCALE ?? '1');
 const durationSeconds = Number(process.env.BENCH_DURATION ?? '10');
@@ -59,7 +60,6 @@ const connections = 50;
 /** BENCH_CALLS: a regular expression; only the calls whose name matches it run (all by default). */
 const callFilter = new RegExp(process.env.BENCH_CALLS ?? '', 'i');
 const compareEntry = process.env.BENCH_COMPARE ? path.resolve(process.env.BENCH_COMPARE) : null;
-const targets = { readRate: 2_000, readP99Ms: 100, driverRatio: 2, writeRate: 400 };
 /** Distinct targets prepared for each write: enough for the target rate, with room. */
 const writeTargets = Math.ceil(targets.writeRate * durationSeconds * 1.5);
 const seedTargetSeconds = 180;
@@ -98,8 +98,6 @@ function postgresCpuBetween(before: Map<number, number>, after: Map<number, numb
   return total;
 }
 
-type CpuShare = { server: number; postgres: number; bench: number };
-
 /** Runs `body` and answers the cores each side used meanwhile (1.0 = one core busy). */
 async function measureCpu<T>(
   serverPid: number,
@@ -126,8 +124,6 @@ async function measureCpu<T>(
 
 // ---------------------------------------------------------------------------------------------
 // HTTP load (autocannon) and the driver loop (pg)
-
-type Load = { rate: number; p50: number; p95: number; p99: number; count: number; errors: number };
 
 function percentile(sorted: number[], fraction: number): number {
   const index = Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1);
@@ -281,18 +277,6 @@ async function drive(
 }
 
 // ---------------------------------------------------------------------------------------------
-
-type Row = {
-  name: string;
-  kind: 'read' | 'write';
-  api: Load & { firstError?: string };
-  driver?: Load;
-  statements?: number;
-  cpu: CpuShare;
-  /** The same call against BENCH_COMPARE's build. */
-  baseline?: Load;
-  note?: string;
-};
 
 async function main(): Promise<void> {
   const startedAt = performance.now();
@@ -548,7 +532,13 @@ async function benchmark(
   log(`signed in; ${ownerHeaders.size} retirement owners' sessions opened`);
 
   const admin = `requests/finance_officer/${finance.id}?page=1&per_page=10`;
-  type Read = { name: string; shot: Shot; as: 'staff' | 'finance' | null; note?: string };
+  type Read = {
+    name: string;
+    shot: Shot;
+    as: 'staff' | 'finance' | null;
+    note?: string;
+    design?: string;
+  };
   const reads: Read[] = [
     {
       name: 'sign-in (POST users/authenticate)',
@@ -560,6 +550,8 @@ async function benchmark(
       },
       as: null,
       note: 'argon2id verification per call',
+      design:
+        'every call verifies an argon2id password hash, with the OWASP parameters (m=19 MiB, t=2, auth/passwords.ts), which make each guess of a password cost CPU and memory on purpose',
     },
     { name: 'validate-token', shot: get('users/validate-token'), as: 'staff' },
     { name: 'budget list (finance)', shot: get('budget?page=1&per_page=10'), as: 'finance' },
@@ -677,6 +669,7 @@ async function benchmark(
         cpu,
         ...(beforeApi ? { baseline: beforeApi } : {}),
         ...(read.note ? { note: read.note } : {}),
+        ...(read.design ? { design: read.design } : {}),
       });
       log(
         `  ${read.name}: ${api.rate.toFixed(0)} req/s, p99 ${api.p99.toFixed(1)} ms, ${api.errors} errors; driver ${driver.rate.toFixed(0)}/s (${replay.statements.length} statements); cpu server ${cpu.server.toFixed(2)} postgres ${cpu.postgres.toFixed(2)}${api.firstError ? `; first error: ${api.firstError}` : ''}`,
@@ -935,10 +928,19 @@ async function benchmark(
 
   await server.terminate(30_000);
   await baseline?.terminate(30_000);
-  const report = await formatReport(rows, {
-    ...options,
+  const report = formatReport(rows, {
+    scale,
+    durationSeconds,
+    connections,
+    cores: os.availableParallelism(),
+    machine: `${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB memory, Node ${process.version}, ${machine.postgres}`,
+    seeded: options.seeded,
+    seedSeconds: options.seedSeconds,
+    seedTargetSeconds,
     isLedgerExact,
     ledgerChecked: ledger?.checked ?? 0,
+    compareEntry,
+    repoRoot,
   });
   process.stdout.write(`\n${report}\n`);
   if (scale === 1) {
@@ -954,78 +956,6 @@ async function benchmark(
   } else {
     log(`scale ${scale}: ${path.relative(repoRoot, resultsFile)} is left as it is`);
   }
-}
-
-function met(isMet: boolean): string {
-  return isMet ? 'met' : '**missed**';
-}
-
-async function formatReport(
-  rows: Row[],
-  options: { seeded: string; seedSeconds: number; isLedgerExact: boolean; ledgerChecked: number },
-): Promise<string> {
-  const ms = (value: number) => value.toFixed(1);
-  const lines = [
-    '# Load benchmark (issue 13)',
-    '',
-    `\`npm run bench:load\` — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, scale ${scale}, ${durationSeconds} s a call at ${connections} connections.`,
-    '',
-    `Machine: ${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB memory, Node ${process.version}, ${machine.postgres}. The server, PostgreSQL and the load generator share the machine.`,
-    '',
-    `Seed: ${options.seeded} in ${options.seedSeconds.toFixed(0)} s (target under ${seedTargetSeconds} s: ${met(options.seedSeconds < seedTargetSeconds)}).`,
-    '',
-    `Targets: reads ≥ ${targets.readRate} req/s, p99 < ${targets.readP99Ms} ms and within ${targets.driverRatio}× of the driver; writes ≥ ${targets.writeRate} req/s with zero errors. p95 is exact (every response's time); "driver" replays the call's SELECT statements, captured from the app, through \`pg\` with 50 clients and prepared statements; cores = CPU used during the API run (1.0 = one core).`,
-    '',
-    '| call | req/s | p50 ms | p95 ms | p99 ms | errors | driver calls/s | API ÷ driver | cores server / postgres / load | result |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
-  ];
-  for (const row of rows) {
-    const { api, driver } = row;
-    const ratio = driver ? api.rate / driver.rate : Number.NaN;
-    const misses: string[] = [];
-    if (row.kind === 'read') {
-      if (api.rate < targets.readRate) misses.push('rate');
-      if (api.p99 >= targets.readP99Ms) misses.push('p99');
-      if (!(ratio >= 1 / targets.driverRatio)) misses.push('driver');
-      if (api.errors > 0) misses.push('errors');
-    } else {
-      if (api.rate < targets.writeRate) misses.push('rate');
-      if (api.errors > 0) misses.push('errors');
-    }
-    const result = misses.length === 0 ? 'met' : `**missed** (${misses.join(', ')})`;
-    lines.push(
-      `| ${row.name}${row.note ? ` — ${row.note}` : ''} | ${api.rate.toFixed(0)} | ${ms(api.p50)} | ${ms(api.p95)} | ${ms(api.p99)} | ${api.errors}${api.errors ? ` of ${api.count}` : ''} | ${driver ? `${driver.rate.toFixed(0)} (${row.statements} stmt)` : row.statements ? `— (${row.statements} stmt)` : '—'} | ${driver ? ratio.toFixed(2) : '—'} | ${row.cpu.server.toFixed(2)} / ${row.cpu.postgres.toFixed(2)} / ${row.cpu.bench.toFixed(2)} | ${result} |`,
-    );
-  }
-  lines.push(
-    '',
-    `Ledger exact after the writes: ${options.isLedgerExact ? 'yes' : '**no**'} (${options.ledgerChecked} budgets: committed = budget_committed_recomputed(id)).`,
-    '',
-  );
-  const compared = rows.filter((row) => row.baseline);
-  if (compared.length > 0) {
-    lines.push(
-      `Beside the baseline (BENCH_COMPARE=${path.relative(repoRoot, compareEntry ?? '')}, on the same database, each call driven against both builds one after the other):`,
-      '',
-      '| call | baseline req/s | this build req/s | change | p99 ms baseline → this build | errors baseline / this build |',
-      '|---|---:|---:|---:|---|---|',
-    );
-    for (const row of compared) {
-      const before = row.baseline;
-      if (!before) continue;
-      lines.push(
-        `| ${row.name} | ${before.rate.toFixed(0)} | ${row.api.rate.toFixed(0)} | ${((row.api.rate / before.rate - 1) * 100).toFixed(0)} % | ${ms(before.p99)} → ${ms(row.api.p99)} | ${before.errors} / ${row.api.errors} |`,
-      );
-    }
-    lines.push('');
-  }
-  const errors = rows.filter((row) => row.api.firstError);
-  if (errors.length > 0) {
-    lines.push('First error answer of each call with errors:', '');
-    for (const row of errors) lines.push(`- ${row.name}: \`${row.api.firstError}\``);
-    lines.push('');
-  }
-  return lines.join('\n');
 }
 
 const machine = { postgres: 'PostgreSQL (version unknown)' };

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { explainMisses, formatReport, missesOf, type Load, type Row } from './load-report.ts';
+
+const load = (rate: number, p99 = 20): Load => ({
+  rate,
+  p50: p99 / 2,
+  p95: p99 * 0.8,
+  p99,
+  count: rate * 10,
+  errors: 0,
+});
+const machine = { cores: 2, connections: 50 };
+
+describe('the load report', () => {
+  it('explains a read whose SQL alone misses the rate on this machine', () => {
+    const row: Row = {
+      name: 'budget list (finance)',
+      kind: 'read',
+      api: load(597, 163),
+      driver: load(1_564),
+      statements: 3,
+      cpu: { server: 0.63, postgres: 0.94, bench: 0.08 },
+    };
+    expect(missesOf(row)).toEqual(['rate', 'p99', 'driver']);
+    const text = explainMisses(row, machine);
+    // 1.65 cores busy at 597 a second: 2 cores give 597 × 2 ÷ 1.65 = 724 at most.
+    expect(text).toContain('1.65 of 2 cores were busy');
+    expect(text).toContain('at most 724 calls a second');
+    expect(text).toContain('needs 176 % more CPU');
+    expect(text).toContain('give 1,564 calls a second here: the target is out of reach');
+    expect(text).toContain('50 ÷ 597 = 83.8 ms');
+    expect(text).toContain("The API gives 0.38 of the driver's rate");
+    expect(text).toContain(
+      "Next step: less work in the server for this call: a CPU profile of the server on this call (BENCH_CALLS='budget list .finance.'",
+    );
+  });
+
+  it('gives a write the most the cores allow at its cost, and the larger share as the next step', () => {
+    const row: Row = {
+      name: 'submit a request',
+      kind: 'write',
+      api: load(228),
+      statements: 15,
+      cpu: { server: 0.74, postgres: 0.88, bench: 0.07 },
+    };
+    const text = explainMisses(row, machine);
+    expect(text).toMatch(/^- \*\*submit a request\*\* \(rate\): /);
+    expect(text).toContain("3.25 ms of the server's CPU, 3.86 ms of PostgreSQL's");
+    expect(text).toContain('at most 270 calls a second');
+    expect(text).toContain(
+      "PostgreSQL's share is the larger: fewer or cheaper statements (15 a call now)",
+    );
+    expect(text).not.toContain('driver');
+  });
+
+  it('says a call waited when the cores were not all busy', () => {
+    const row: Row = {
+      name: 'submit a request',
+      kind: 'write',
+      api: load(200),
+      statements: 15,
+      cpu: { server: 0.3, postgres: 0.3, bench: 0.05 },
+    };
+    const text = explainMisses(row, machine);
+    expect(text).toContain('would give 615 calls a second, but they were not all busy');
+    expect(text).toContain('Next step: find the wait');
+  });
+
+  it('names a cost that is the design, and an error before anything else', () => {
+    const signIn: Row = {
+      name: 'sign-in',
+      kind: 'read',
+      api: load(108, 626),
+      driver: load(5_101),
+      statements: 3,
+      cpu: { server: 1.56, postgres: 0.34, bench: 0.05 },
+      design: 'every call verifies an argon2id password hash',
+    };
+    expect(explainMisses(signIn, machine)).toContain(
+      'By design: every call verifies an argon2id password hash.',
+    );
+    expect(explainMisses(signIn, machine)).toContain('Next step: a target of its own');
+    const failing: Row = {
+      name: 'one request',
+      kind: 'read',
+      api: { ...load(2_500), errors: 3, firstError: '500 {}' },
+      driver: load(3_000),
+      statements: 2,
+      cpu: { server: 0.8, postgres: 0.8, bench: 0.1 },
+    };
+    expect(missesOf(failing)).toEqual(['errors']);
+    expect(explainMisses(failing, machine)).toContain(
+      'Next step: find and fix the failing answers.',
+    );
+  });
+
+  it('explains only the misses, under the table', () => {
+    const met: Row = {
+      name: 'validate-token',
+      kind: 'read',
+      api: load(6_673, 14),
+      driver: load(12_779),
+      statements: 1,
+      cpu: { server: 0.92, postgres: 0.45, bench: 0.26 },
+    };
+    const missed: Row = {
+      name: 'submit a retirement',
+      kind: 'write',
+      api: load(298),
+      statements: 16,
+      cpu: { server: 0.74, postgres: 0.83, bench: 0.06 },
+    };
+    const report = formatReport([met, missed], {
+      ...machine,
+      scale: 1,
+      durationSeconds: 10,
+      machine: '2 cores',
+      seeded: 'a few rows',
+      seedSeconds: 50,
+      seedTargetSeconds: 180,
+      isLedgerExact: true,
+      ledgerChecked: 12,
+      compareEntry: null,
+      repoRoot: '/',
+    });
+    expect(report).toContain('| validate-token | 6673 |');
+    expect(report).toContain('| met |');
+    const why = report.slice(report.indexOf('Why each miss'));
+    expect(why).toContain('- **submit a retirement** (rate):');
+    expect(why).not.toContain('validate-token');
+  });
+});

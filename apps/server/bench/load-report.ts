@@ -1,0 +1,211 @@
+/**
+ * The load benchmark's report (load.ts, issue 13): the table against the targets and, for every
+ * call that misses one, why and the next step, read off the run's own figures.
+ *
+ * Why a call misses is worked out from what the run measured, not written beside it by hand:
+ * - the CPU each call cost the server, PostgreSQL and the load generator (cores ÷ rate), and from
+ *   it the most calls a second the machine's cores could give at that cost, all of them busy;
+ * - for a read, the driver's rate: the call's own SELECTs sent straight through `pg`, the most its
+ *   SQL gives on this machine whatever the server does;
+ * - for p99, Little's law: at `connections` calls in flight, each waits connections ÷ rate.
+ * A call whose cost is its design (sign-in's argon2id) says so instead.
+ */
+import path from 'node:path';
+
+export const targets = { readRate: 2_000, readP99Ms: 100, driverRatio: 2, writeRate: 400 };
+
+/** CPU used during a run, in cores (1.0 = one core busy throughout). */
+export type CpuShare = { server: number; postgres: number; bench: number };
+
+export type Load = {
+  rate: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  count: number;
+  errors: number;
+};
+
+export type Row = {
+  name: string;
+  kind: 'read' | 'write';
+  api: Load & { firstError?: string };
+  driver?: Load;
+  statements?: number;
+  cpu: CpuShare;
+  /** The same call against BENCH_COMPARE's build. */
+  baseline?: Load;
+  note?: string;
+  /** Why the call costs what it does by design, when it does (sign-in's password hashing). */
+  design?: string;
+};
+
+export type ReportContext = {
+  scale: number;
+  durationSeconds: number;
+  connections: number;
+  cores: number;
+  machine: string;
+  seeded: string;
+  seedSeconds: number;
+  seedTargetSeconds: number;
+  isLedgerExact: boolean;
+  ledgerChecked: number;
+  compareEntry: string | null;
+  repoRoot: string;
+};
+
+/** The targets a call missed: rate, p99, driver, errors. */
+export function missesOf(row: Row): string[] {
+  const { api, driver } = row;
+  const misses: string[] = [];
+  if (row.kind === 'read') {
+    const ratio = driver ? api.rate / driver.rate : Number.NaN;
+    if (api.rate < targets.readRate) misses.push('rate');
+    if (api.p99 >= targets.readP99Ms) misses.push('p99');
+    if (!(ratio >= 1 / targets.driverRatio)) misses.push('driver');
+  } else if (api.rate < targets.writeRate) {
+    misses.push('rate');
+  }
+  if (api.errors > 0) misses.push('errors');
+  return misses;
+}
+
+const whole = (value: number) => Math.round(value).toLocaleString('en-GB');
+const ms = (value: number) => value.toFixed(1);
+
+/** Milliseconds of CPU a call, from the cores a side used and the calls a second. */
+function perCall(cores: number, rate: number): string {
+  return (rate > 0 ? (cores / rate) * 1000 : Number.NaN).toFixed(2);
+}
+
+/**
+ * Why a call missed, and the next step, from its figures: a list item of a few sentences.
+ * Exported for load-report.test.ts.
+ */
+export function explainMisses(row: Row, context: Pick<ReportContext, 'cores' | 'connections'>) {
+  const { api, driver, cpu } = row;
+  const misses = missesOf(row);
+  const target = row.kind === 'read' ? targets.readRate : targets.writeRate;
+  const busy = cpu.server + cpu.postgres + cpu.bench;
+  // The most calls a second the machine's cores give at this run's cost a call.
+  const ceiling = busy > 0 ? (api.rate * context.cores) / busy : Number.POSITIVE_INFINITY;
+  const sentences: string[] = [];
+  const cost = `Each call cost ${perCall(cpu.server, api.rate)} ms of the server's CPU, ${perCall(cpu.postgres, api.rate)} ms of PostgreSQL's and ${perCall(cpu.bench, api.rate)} ms of the load generator's; ${busy.toFixed(2)} of ${context.cores} cores were busy.`;
+  if (row.design) {
+    sentences.push(`By design: ${row.design}.`, cost);
+  } else if (misses.includes('rate')) {
+    sentences.push(cost);
+    if (ceiling < target) {
+      sentences.push(
+        `At that cost the ${context.cores} cores give at most ${whole(ceiling)} calls a second with every one busy: under ${whole(target)}, so the target needs ${((target / ceiling - 1) * 100).toFixed(0)} % more CPU than this machine has, or that much less work a call.`,
+      );
+    } else {
+      sentences.push(
+        `At that cost the cores would give ${whole(ceiling)} calls a second, but they were not all busy: calls waited on something other than CPU (the pool's connections, row locks, or the load generator).`,
+      );
+    }
+  }
+  if (driver && misses.includes('rate') && driver.rate < target) {
+    sentences.push(
+      `The call's ${row.statements ?? '?'} SELECTs alone, sent straight through the driver, give ${whole(driver.rate)} calls a second here: the target is out of reach on this machine for its SQL as it is, whatever the server does.`,
+    );
+  }
+  if (misses.includes('driver') && driver) {
+    sentences.push(
+      `The API gives ${(api.rate / driver.rate).toFixed(2)} of the driver's rate: what the server adds to the SQL (HTTP, the session, building the statements and the answer) more than halves what the SQL alone would give.`,
+    );
+  }
+  if (misses.includes('p99')) {
+    sentences.push(
+      `p99 follows from the rate: with ${context.connections} calls in flight, each waits about ${context.connections} ÷ ${whole(api.rate)} = ${ms((context.connections / api.rate) * 1000)} ms on average (Little's law; p50 was ${ms(api.p50)} ms).`,
+    );
+  }
+  if (misses.includes('errors')) {
+    sentences.push(
+      `${api.errors} of ${api.count} calls failed (first: ${api.firstError ?? 'no answer'}): a defect before anything else.`,
+    );
+  }
+  sentences.push(`Next step: ${nextStep(row, misses, ceiling, target)}`);
+  return `- **${row.name}** (${misses.join(', ')}): ${sentences.join(' ')}`;
+}
+
+function nextStep(row: Row, misses: string[], ceiling: number, target: number): string {
+  if (misses.includes('errors')) return 'find and fix the failing answers.';
+  if (row.design) return 'a target of its own, set by the hash parameters, not by this table.';
+  const profile = `a CPU profile of the server on this call (BENCH_CALLS='${row.name.replace(/[()]/g, '.')}' BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof').`;
+  if (misses.includes('driver')) return `less work in the server for this call: ${profile}`;
+  if (misses.includes('rate') && ceiling >= target) {
+    return 'find the wait: the pool (DATABASE_POOL_SIZE), row locks (pg_locks during the run), or a load generator on cores of its own.';
+  }
+  const heavier =
+    row.cpu.postgres > row.cpu.server
+      ? `PostgreSQL's share is the larger: fewer or cheaper statements (${row.statements ?? '?'} a call now)`
+      : `the server's share is the larger: ${profile.slice(0, -1)}`;
+  return `more cores, which is how Imprest grows (PostgreSQL on a machine of its own with DATABASE_POOL_SIZE set for it, and WEB_CONCURRENCY server workers, docs/decisions/0031); on this machine, ${heavier}.`;
+}
+
+/** The markdown report: the machine, the seed, the table, the misses explained, the baseline. */
+export function formatReport(rows: Row[], context: ReportContext): string {
+  const lines = [
+    '# Load benchmark (issue 13)',
+    '',
+    `\`npm run bench:load\` — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, scale ${context.scale}, ${context.durationSeconds} s a call at ${context.connections} connections.`,
+    '',
+    `Machine: ${context.machine}. The server, PostgreSQL and the load generator share the machine.`,
+    '',
+    `Seed: ${context.seeded} in ${context.seedSeconds.toFixed(0)} s (target under ${context.seedTargetSeconds} s: ${context.seedSeconds < context.seedTargetSeconds ? 'met' : '**missed**'}).`,
+    '',
+    `Targets: reads ≥ ${targets.readRate} req/s, p99 < ${targets.readP99Ms} ms and within ${targets.driverRatio}× of the driver; writes ≥ ${targets.writeRate} req/s with zero errors. p95 is exact (every response's time); "driver" replays the call's SELECT statements, captured from the app, through \`pg\` with 50 clients and prepared statements; cores = CPU used during the API run (1.0 = one core).`,
+    '',
+    '| call | req/s | p50 ms | p95 ms | p99 ms | errors | driver calls/s | API ÷ driver | cores server / postgres / load | result |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
+  ];
+  for (const row of rows) {
+    const { api, driver } = row;
+    const ratio = driver ? api.rate / driver.rate : Number.NaN;
+    const misses = missesOf(row);
+    const result = misses.length === 0 ? 'met' : `**missed** (${misses.join(', ')})`;
+    lines.push(
+      `| ${row.name}${row.note ? ` — ${row.note}` : ''} | ${api.rate.toFixed(0)} | ${ms(api.p50)} | ${ms(api.p95)} | ${ms(api.p99)} | ${api.errors}${api.errors ? ` of ${api.count}` : ''} | ${driver ? `${driver.rate.toFixed(0)} (${row.statements} stmt)` : row.statements ? `— (${row.statements} stmt)` : '—'} | ${driver ? ratio.toFixed(2) : '—'} | ${row.cpu.server.toFixed(2)} / ${row.cpu.postgres.toFixed(2)} / ${row.cpu.bench.toFixed(2)} | ${result} |`,
+    );
+  }
+  lines.push(
+    '',
+    `Ledger exact after the writes: ${context.isLedgerExact ? 'yes' : '**no**'} (${context.ledgerChecked} budgets: committed = budget_committed_recomputed(id)).`,
+    '',
+  );
+  const missed = rows.filter((row) => missesOf(row).length > 0);
+  if (missed.length > 0) {
+    lines.push(
+      'Why each miss, and the next step (worked out from the figures above):',
+      '',
+      ...missed.map((row) => explainMisses(row, context)),
+      '',
+    );
+  }
+  const compared = rows.filter((row) => row.baseline);
+  if (compared.length > 0) {
+    lines.push(
+      `Beside the baseline (BENCH_COMPARE=${path.relative(context.repoRoot, context.compareEntry ?? '')}, on the same database, each call driven against both builds one after the other):`,
+      '',
+      '| call | baseline req/s | this build req/s | change | p99 ms baseline → this build | errors baseline / this build |',
+      '|---|---:|---:|---:|---|---|',
+    );
+    for (const row of compared) {
+      const before = row.baseline;
+      if (!before) continue;
+      lines.push(
+        `| ${row.name} | ${before.rate.toFixed(0)} | ${row.api.rate.toFixed(0)} | ${((row.api.rate / before.rate - 1) * 100).toFixed(0)} % | ${ms(before.p99)} → ${ms(row.api.p99)} | ${before.errors} / ${row.api.errors} |`,
+      );
+    }
+    lines.push('');
+  }
+  const errors = rows.filter((row) => row.api.firstError);
+  if (errors.length > 0) {
+    lines.push('First error answer of each call with errors:', '');
+    for (const row of errors) lines.push(`- ${row.name}: \`${row.api.firstError}\``);
+    lines.push('');
+  }
+  return lines.join('\n');
+}
