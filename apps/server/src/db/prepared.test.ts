@@ -12,13 +12,17 @@ import {
 } from '../../test/factories/retirements.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { actorFromToken } from '../features/auth/session.ts';
-import { budgetHistory } from '../features/budgets/queries.ts';
-import { findActingDelegates } from '../features/delegations/queries.ts';
+import { budgetChangelog, budgetHistory, findBudgetByCode } from '../features/budgets/queries.ts';
+import { findActingDelegates, findGrantsOf } from '../features/delegations/queries.ts';
 import { organizationRequestCounts, ownerRequestCountsOf } from '../features/requests/counts.ts';
 import { findRequestNotice, findRetirementNotice } from '../features/notifications/queries.ts';
 import { lockRequest } from '../features/requests/queries.ts';
 import { findRequestView } from '../features/requests/view.ts';
-import { listRetirementPage } from '../features/retirements/queries.ts';
+import {
+  countOwnerOutstandingRetirements,
+  listOwnerOutstanding,
+  listRetirementPage,
+} from '../features/retirements/queries.ts';
 import { connect, type Database } from './client.ts';
 
 // Issue 13: a statement prepared under a name is parsed once per connection, and PostgreSQL plans
@@ -69,6 +73,22 @@ describe('statements prepared under a name', () => {
         page: 1,
         perPage: 10,
       });
+      // Home's summary, a budget's detail, a delegate's pending list and answer.
+      const owner = { organizationId: org.organizationId, ownerId: org.staff.id };
+      await countOwnerOutstandingRetirements(one, owner);
+      await listOwnerOutstanding(one, { ...owner, limit: 10 });
+      expect(
+        await findBudgetByCode(one, { organizationId: org.organizationId, code: org.budget.code }),
+      ).toBeDefined();
+      await budgetChangelog(one, org.budget.id);
+      for (const lock of [false, true]) {
+        await findGrantsOf(one, {
+          organizationId: org.organizationId,
+          delegateId: org.staff.id,
+          today: '2026-11-28',
+          lock,
+        });
+      }
     }
     const { rows } = await one.$client.query<{ name: string; parameter_types: string }>(
       `SELECT name, parameter_types::text FROM pg_prepared_statements WHERE name <> ''`,
@@ -89,6 +109,15 @@ describe('statements prepared under a name', () => {
       organization_request_counts: '{uuid}',
       owner_request_counts: '{uuid}',
       organization_retirement_counts: '{uuid}',
+      // The owner and the organisation; and how many are listed.
+      owner_outstanding_count: '{uuid,uuid}',
+      owner_outstanding: '{uuid,uuid,bigint}',
+      // The organisation and the code.
+      budget_by_code: '{uuid,text}',
+      budget_changelog: '{uuid}',
+      // The organisation, the delegate and the day (twice).
+      grants_of: '{uuid,uuid,date,date}',
+      grants_of_locked: '{uuid,uuid,date,date}',
     });
   });
 

@@ -32,13 +32,15 @@ export type BudgetChangeRow = typeof budgetChanges.$inferSelect;
 
 /**
  * Requests counted on a budget: the newest version of each (older versions are history), on
- * requests_budget_status_idx. Built with the query builder so the outer column stays qualified.
+ * requests_budget_status_idx. Built with the query builder so the outer column stays qualified;
+ * `is_latest` in the text, as the index's predicate, not sent as a parameter (db/constants.ts):
+ * the named budget_by_code reads it.
  */
 function requestCountQuery(db: Executor, budgetId: string | AnyPgColumn) {
   return db
     .select({ total: count() })
     .from(requests)
-    .where(and(eq(requests.budget_id, budgetId), eq(requests.is_latest, true)));
+    .where(and(eq(requests.budget_id, budgetId), sql`${requests.is_latest}`));
 }
 
 function withTotals(db: Executor) {
@@ -200,6 +202,39 @@ const budgetCodeColumns = {
 };
 
 /**
+ * The request form's look-up of active codes, built once per shape (issue 13): all of them, those
+ * starting with what is typed, and those whose name or code contains it but does not start with
+ * it. Unnamed ('' is PostgreSQL's unnamed statement): a LIKE pattern must be seen to be planned on
+ * budgets_active_code_prefix_idx or the trigram index. A null limit is no limit (LIMIT NULL).
+ */
+function prepareActiveCodes(condition: SQL | undefined) {
+  return preparedOnce((db: Executor) =>
+    db
+      .select(budgetCodeColumns)
+      .from(budgets)
+      .where(
+        and(
+          eq(budgets.organization_id, sql.placeholder('organizationId')),
+          eq(budgets.current_status, 'active'),
+          condition,
+        ),
+      )
+      .orderBy(asc(budgets.code))
+      .limit(sql.placeholder('limit'))
+      .prepare(''),
+  );
+}
+
+const startsWithTyped = sql`${budgets.code} LIKE ${sql.placeholder('startsWith')}`;
+const activeCodesQueries = {
+  all: prepareActiveCodes(undefined),
+  startingWith: prepareActiveCodes(startsWithTyped),
+  containing: prepareActiveCodes(
+    and(sql`${budgetSearchText} LIKE ${sql.placeholder('contains')}`, not(startsWithTyped)),
+  ),
+};
+
+/**
  * Active budgets of an organisation with their committed amounts, ordered by code: all of them, or
  * those whose code or name contains `search`, at most `limit`. Codes starting with what is typed
  * come first, read on budgets_active_code_prefix_idx; the names containing it follow only when
@@ -210,28 +245,18 @@ export async function listActiveBudgets(
   options: { organizationId: string; search?: string | undefined; limit?: number | undefined },
 ) {
   const { search, limit } = options;
-  const activeWhere = (condition: SQL | undefined, most: number | undefined) => {
-    const query = db
-      .select(budgetCodeColumns)
-      .from(budgets)
-      .where(
-        and(
-          eq(budgets.organization_id, options.organizationId),
-          eq(budgets.current_status, 'active'),
-          condition,
-        ),
-      )
-      .orderBy(asc(budgets.code));
-    return most === undefined ? query : query.limit(most);
-  };
-  if (!search) return activeWhere(undefined, limit);
-  const startsWith = sql`${budgets.code} LIKE ${startsWithPattern(search)}`;
-  const first = couldStartBudgetCode(search) ? await activeWhere(startsWith, limit) : [];
+  const values = { organizationId: options.organizationId, limit: limit ?? null };
+  if (!search) return activeCodesQueries.all(db).execute(values);
+  const patterns = { startsWith: startsWithPattern(search), contains: containsPattern(search) };
+  const first = couldStartBudgetCode(search)
+    ? await activeCodesQueries.startingWith(db).execute({ ...values, ...patterns })
+    : [];
   if (limit !== undefined && first.length >= limit) return first;
-  const rest = await activeWhere(
-    and(sql`${budgetSearchText} LIKE ${containsPattern(search)}`, not(startsWith)),
-    limit === undefined ? undefined : limit - first.length,
-  );
+  const rest = await activeCodesQueries.containing(db).execute({
+    ...values,
+    ...patterns,
+    limit: limit === undefined ? null : limit - first.length,
+  });
   return [...first, ...rest];
 }
 
