@@ -9,7 +9,7 @@ const load = (rate: number, p99 = 20): Load => ({
   count: rate * 10,
   errors: 0,
 });
-const machine = { cores: 2, connections: 50 };
+const machine = { cores: 2, connections: 50, busiest: 1.7 };
 
 describe('the load report', () => {
   it('explains a read whose SQL alone misses the rate on this machine', () => {
@@ -62,8 +62,26 @@ describe('the load report', () => {
       cpu: { server: 0.3, postgres: 0.3, bench: 0.05 },
     };
     const text = explainMisses(row, machine);
-    expect(text).toContain('would give 615 calls a second, but they were not all busy');
+    // 200 a second at 0.65 cores: 523 at the 1.7 cores the busiest call kept busy.
+    expect(text).toContain('would give 523 calls a second as busy as the busiest call');
     expect(text).toContain('Next step: find the wait');
+  });
+
+  it('puts a target that needs every core busy at the edge of the machine', () => {
+    const row: Row = {
+      name: 'one request',
+      kind: 'read',
+      api: load(1_700),
+      driver: load(2_600),
+      statements: 2,
+      cpu: { server: 0.75, postgres: 0.75, bench: 0.1 },
+    };
+    const text = explainMisses(row, machine);
+    // 2,125 with both cores busy; 1,806 with the 1.7 the busiest call managed.
+    expect(text).toContain('would give 2,125 calls a second with every one busy');
+    expect(text).toContain('no call of this run kept more than 1.70 busy');
+    expect(text).toContain('which gives 1,806: the target is at the edge of this machine');
+    expect(text).toContain('Next step: more cores');
   });
 
   it('names a cost that is the design, and an error before anything else', () => {
@@ -74,12 +92,16 @@ describe('the load report', () => {
       driver: load(5_101),
       statements: 3,
       cpu: { server: 1.56, postgres: 0.34, bench: 0.05 },
-      design: 'every call verifies an argon2id password hash',
+      design: {
+        reason: 'every call verifies an argon2id password hash',
+        next: 'a target of its own.',
+      },
     };
-    expect(explainMisses(signIn, machine)).toContain(
-      'By design: every call verifies an argon2id password hash.',
-    );
-    expect(explainMisses(signIn, machine)).toContain('Next step: a target of its own');
+    const designed = explainMisses(signIn, machine);
+    expect(designed).toContain('By design: every call verifies an argon2id password hash.');
+    expect(designed).toContain('Next step: a target of its own.');
+    // The design explains the driver's ratio; no profile is asked for.
+    expect(designed).not.toContain("the driver's rate");
     const failing: Row = {
       name: 'one request',
       kind: 'read',

@@ -36,8 +36,11 @@ export type Row = {
   /** The same call against BENCH_COMPARE's build. */
   baseline?: Load;
   note?: string;
-  /** Why the call costs what it does by design, when it does (sign-in's password hashing). */
-  design?: string;
+  /**
+   * Why the call costs what it does by design, when it does (sign-in's password hashing), and
+   * what its next step is instead.
+   */
+  design?: { reason: string; next: string };
 };
 
 export type ReportContext = {
@@ -83,26 +86,38 @@ function perCall(cores: number, rate: number): string {
  * Why a call missed, and the next step, from its figures: a list item of a few sentences.
  * Exported for load-report.test.ts.
  */
-export function explainMisses(row: Row, context: Pick<ReportContext, 'cores' | 'connections'>) {
+export function explainMisses(
+  row: Row,
+  context: Pick<ReportContext, 'cores' | 'connections'> & {
+    /** The most cores any call of the run kept busy, its cost by design aside. */
+    busiest: number;
+  },
+) {
   const { api, driver, cpu } = row;
   const misses = missesOf(row);
   const target = row.kind === 'read' ? targets.readRate : targets.writeRate;
-  const busy = cpu.server + cpu.postgres + cpu.bench;
-  // The most calls a second the machine's cores give at this run's cost a call.
+  const busy = busyCores(row);
+  // The most calls a second at this run's cost a call: with every core busy, and with as many
+  // busy as the busiest call of the run managed.
   const ceiling = busy > 0 ? (api.rate * context.cores) / busy : Number.POSITIVE_INFINITY;
+  const reached = busy > 0 ? (api.rate * Math.max(busy, context.busiest)) / busy : ceiling;
   const sentences: string[] = [];
   const cost = `Each call cost ${perCall(cpu.server, api.rate)} ms of the server's CPU, ${perCall(cpu.postgres, api.rate)} ms of PostgreSQL's and ${perCall(cpu.bench, api.rate)} ms of the load generator's; ${busy.toFixed(2)} of ${context.cores} cores were busy.`;
   if (row.design) {
-    sentences.push(`By design: ${row.design}.`, cost);
+    sentences.push(`By design: ${row.design.reason}.`, cost);
   } else if (misses.includes('rate')) {
     sentences.push(cost);
     if (ceiling < target) {
       sentences.push(
         `At that cost the ${context.cores} cores give at most ${whole(ceiling)} calls a second with every one busy: under ${whole(target)}, so the target needs ${((target / ceiling - 1) * 100).toFixed(0)} % more CPU than this machine has, or that much less work a call.`,
       );
+    } else if (reached < target) {
+      sentences.push(
+        `At that cost the ${context.cores} cores would give ${whole(ceiling)} calls a second with every one busy, but no call of this run kept more than ${context.busiest.toFixed(2)} busy (its cost by design aside), which gives ${whole(reached)}: the target is at the edge of this machine.`,
+      );
     } else {
       sentences.push(
-        `At that cost the cores would give ${whole(ceiling)} calls a second, but they were not all busy: calls waited on something other than CPU (the pool's connections, row locks, or the load generator).`,
+        `At that cost the cores would give ${whole(reached)} calls a second as busy as the busiest call of this run kept them, but they were not: calls waited on something other than CPU (the pool's connections, row locks, or the load generator).`,
       );
     }
   }
@@ -111,7 +126,7 @@ export function explainMisses(row: Row, context: Pick<ReportContext, 'cores' | '
       `The call's ${row.statements ?? '?'} SELECTs alone, sent straight through the driver, give ${whole(driver.rate)} calls a second here: the target is out of reach on this machine for its SQL as it is, whatever the server does.`,
     );
   }
-  if (misses.includes('driver') && driver) {
+  if (misses.includes('driver') && driver && !row.design) {
     sentences.push(
       `The API gives ${(api.rate / driver.rate).toFixed(2)} of the driver's rate: what the server adds to the SQL (HTTP, the session, building the statements and the answer) more than halves what the SQL alone would give.`,
     );
@@ -126,16 +141,21 @@ export function explainMisses(row: Row, context: Pick<ReportContext, 'cores' | '
       `${api.errors} of ${api.count} calls failed (first: ${api.firstError ?? 'no answer'}): a defect before anything else.`,
     );
   }
-  sentences.push(`Next step: ${nextStep(row, misses, ceiling, target)}`);
+  sentences.push(`Next step: ${nextStep(row, misses, reached, target)}`);
   return `- **${row.name}** (${misses.join(', ')}): ${sentences.join(' ')}`;
 }
 
-function nextStep(row: Row, misses: string[], ceiling: number, target: number): string {
+/** The cores a call kept busy: the server's, PostgreSQL's and the load generator's. */
+function busyCores(row: Row): number {
+  return row.cpu.server + row.cpu.postgres + row.cpu.bench;
+}
+
+function nextStep(row: Row, misses: string[], reached: number, target: number): string {
   if (misses.includes('errors')) return 'find and fix the failing answers.';
-  if (row.design) return 'a target of its own, set by the hash parameters, not by this table.';
+  if (row.design) return row.design.next;
   const profile = `a CPU profile of the server on this call (BENCH_CALLS='${row.name.replace(/[()]/g, '.')}' BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof').`;
   if (misses.includes('driver')) return `less work in the server for this call: ${profile}`;
-  if (misses.includes('rate') && ceiling >= target) {
+  if (misses.includes('rate') && reached >= target) {
     return 'find the wait: the pool (DATABASE_POOL_SIZE), row locks (pg_locks during the run), or a load generator on cores of its own.';
   }
   const heavier =
@@ -176,11 +196,12 @@ export function formatReport(rows: Row[], context: ReportContext): string {
     '',
   );
   const missed = rows.filter((row) => missesOf(row).length > 0);
+  const busiest = Math.max(0, ...rows.filter((row) => !row.design).map(busyCores));
   if (missed.length > 0) {
     lines.push(
       'Why each miss, and the next step (worked out from the figures above):',
       '',
-      ...missed.map((row) => explainMisses(row, context)),
+      ...missed.map((row) => explainMisses(row, { ...context, busiest })),
       '',
     );
   }
