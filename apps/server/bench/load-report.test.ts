@@ -10,19 +10,23 @@ const load = (rate: number, p99 = 20): Load => ({
   errors: 0,
 });
 const machine = { cores: 2, connections: 50, busiest: 1.7 };
+/** A call's row: its rate, the cores [server, PostgreSQL, load generator], its statements. */
+const row = (
+  name: string,
+  kind: Row['kind'],
+  api: Row['api'],
+  [server, postgres, bench]: [number, number, number],
+  statements: number,
+  more: Partial<Row> = {},
+): Row => ({ name, kind, api, cpu: { server, postgres, bench }, statements, ...more });
 
 describe('the load report', () => {
   it('explains a read whose SQL alone misses the rate on this machine', () => {
-    const row: Row = {
-      name: 'budget list (finance)',
-      kind: 'read',
-      api: load(597, 163),
+    const call = row('budget list (finance)', 'read', load(597, 163), [0.63, 0.94, 0.08], 3, {
       driver: load(1_564),
-      statements: 3,
-      cpu: { server: 0.63, postgres: 0.94, bench: 0.08 },
-    };
-    expect(missesOf(row)).toEqual(['rate', 'p99', 'driver']);
-    const text = explainMisses(row, machine);
+    });
+    expect(missesOf(call)).toEqual(['rate', 'p99', 'driver']);
+    const text = explainMisses(call, machine);
     // 1.65 cores busy at 597 a second: 2 cores give 597 × 2 ÷ 1.65 = 724 at most.
     expect(text).toContain('1.65 of 2 cores were busy');
     expect(text).toContain('at most 724 calls a second');
@@ -36,14 +40,8 @@ describe('the load report', () => {
   });
 
   it('gives a write the most the cores allow at its cost, and the larger share as the next step', () => {
-    const row: Row = {
-      name: 'submit a request',
-      kind: 'write',
-      api: load(228),
-      statements: 15,
-      cpu: { server: 0.74, postgres: 0.88, bench: 0.07 },
-    };
-    const text = explainMisses(row, machine);
+    const call = row('submit a request', 'write', load(228), [0.74, 0.88, 0.07], 15);
+    const text = explainMisses(call, machine);
     expect(text).toMatch(/^- \*\*submit a request\*\* \(rate\): /);
     expect(text).toContain("3.25 ms of the server's CPU, 3.86 ms of PostgreSQL's");
     expect(text).toContain('at most 270 calls a second');
@@ -54,29 +52,18 @@ describe('the load report', () => {
   });
 
   it('says a call waited when the cores were not all busy', () => {
-    const row: Row = {
-      name: 'submit a request',
-      kind: 'write',
-      api: load(200),
-      statements: 15,
-      cpu: { server: 0.3, postgres: 0.3, bench: 0.05 },
-    };
-    const text = explainMisses(row, machine);
+    const call = row('submit a request', 'write', load(200), [0.3, 0.3, 0.05], 15);
+    const text = explainMisses(call, machine);
     // 200 a second at 0.65 cores: 523 at the 1.7 cores the busiest call kept busy.
     expect(text).toContain('would give 523 calls a second as busy as the busiest call');
     expect(text).toContain('Next step: find the wait');
   });
 
   it('puts a target that needs every core busy at the edge of the machine', () => {
-    const row: Row = {
-      name: 'one request',
-      kind: 'read',
-      api: load(1_700),
+    const call = row('one request', 'read', load(1_700), [0.75, 0.75, 0.1], 2, {
       driver: load(2_600),
-      statements: 2,
-      cpu: { server: 0.75, postgres: 0.75, bench: 0.1 },
-    };
-    const text = explainMisses(row, machine);
+    });
+    const text = explainMisses(call, machine);
     // 2,125 with both cores busy; 1,806 with the 1.7 the busiest call managed.
     expect(text).toContain('would give 2,125 calls a second with every one busy');
     expect(text).toContain('no call of this run kept more than 1.70 busy');
@@ -85,31 +72,26 @@ describe('the load report', () => {
   });
 
   it('names a cost that is the design, and an error before anything else', () => {
-    const signIn: Row = {
-      name: 'sign-in',
-      kind: 'read',
-      api: load(108, 626),
+    const signIn = row('sign-in', 'read', load(108, 626), [1.56, 0.34, 0.05], 3, {
       driver: load(5_101),
-      statements: 3,
-      cpu: { server: 1.56, postgres: 0.34, bench: 0.05 },
       design: {
         reason: 'every call verifies an argon2id password hash',
         next: 'a target of its own.',
       },
-    };
+    });
     const designed = explainMisses(signIn, machine);
     expect(designed).toContain('By design: every call verifies an argon2id password hash.');
     expect(designed).toContain('Next step: a target of its own.');
     // The design explains the driver's ratio; no profile is asked for.
     expect(designed).not.toContain("the driver's rate");
-    const failing: Row = {
-      name: 'one request',
-      kind: 'read',
-      api: { ...load(2_500), errors: 3, firstError: '500 {}' },
-      driver: load(3_000),
-      statements: 2,
-      cpu: { server: 0.8, postgres: 0.8, bench: 0.1 },
-    };
+    const failing = row(
+      'one request',
+      'read',
+      { ...load(2_500), errors: 3, firstError: '500 {}' },
+      [0.8, 0.8, 0.1],
+      2,
+      { driver: load(3_000) },
+    );
     expect(missesOf(failing)).toEqual(['errors']);
     expect(explainMisses(failing, machine)).toContain(
       'Next step: find and fix the failing answers.',
@@ -117,21 +99,10 @@ describe('the load report', () => {
   });
 
   it('explains only the misses, under the table', () => {
-    const met: Row = {
-      name: 'validate-token',
-      kind: 'read',
-      api: load(6_673, 14),
+    const met = row('validate-token', 'read', load(6_673, 14), [0.92, 0.45, 0.26], 1, {
       driver: load(12_779),
-      statements: 1,
-      cpu: { server: 0.92, postgres: 0.45, bench: 0.26 },
-    };
-    const missed: Row = {
-      name: 'submit a retirement',
-      kind: 'write',
-      api: load(298),
-      statements: 16,
-      cpu: { server: 0.74, postgres: 0.83, bench: 0.06 },
-    };
+    });
+    const missed = row('submit a retirement', 'write', load(298), [0.74, 0.83, 0.06], 16);
     const report = formatReport([met, missed], {
       ...machine,
       scale: 1,
