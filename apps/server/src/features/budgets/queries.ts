@@ -62,7 +62,8 @@ export async function findBudgetByCode(
 
 /**
  * The statement of findBudgetByCode, built once and prepared under a name (issue 13): every budget
- * detail, balance-free lookup and download reads it. One row by the unique (organisation, code).
+ * detail, balance check (the request form's) and download reads it. One row by the unique
+ * (organisation, code).
  */
 const budgetByCodeQuery = preparedOnce((db: Executor) =>
   db
