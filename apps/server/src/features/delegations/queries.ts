@@ -292,9 +292,9 @@ export async function findGrantsOf(
 }
 
 /**
- * The statements of findGrantsOf, built once and prepared under names (issue 13): a delegate's
- * pending list reads one, and an answer to a step of another role than the caller's the locking
- * one. A delegate's few rows, read off their index whatever the values.
+ * The statements of findGrantsOf, built once and prepared under names (issue 13): the pending
+ * list of anyone who may act as a delegate reads one, and an answer to a step of another role than
+ * the caller's the locking one. A delegate's few rows, read off their index whatever the values.
  */
 function prepareGrantsOf(lock: boolean) {
   return preparedOnce((db: Executor) => {
