@@ -399,6 +399,25 @@ export const retirementStatusCounts = pgTable(
   (table) => [index('retirement_status_counts_org_idx').on(table.organization_id, table.status)],
 );
 
+/**
+ * How many budgets an organisation has in each department, kept like request_status_counts by
+ * triggers on budgets (migration 0022): the budget list reads a few rows for its total instead of
+ * counting the organisation's budgets, whose rows every request's ledger update leaves for the
+ * count to visit one by one (issue 13). readKeptCounts merges them.
+ */
+export const budgetDepartmentCounts = pgTable(
+  'budget_department_counts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organization_id: uuid('organization_id').notNull(),
+    department: text('department').notNull(),
+    budgets: bigint('budgets', { mode: 'number' }).notNull(),
+  },
+  (table) => [
+    index('budget_department_counts_org_idx').on(table.organization_id, table.department),
+  ],
+);
+
 /** One review per step of a request's chain, acted on in order (spec §4). */
 export const reviews = pgTable(
   'reviews',

@@ -226,7 +226,7 @@ async function foreignKeyOrder(
 }
 
 /**
- * The counts the triggers keep (migrations 0006, 0016 and 0020): each table, its key, status and
+ * The counts the triggers keep (migrations 0006, 0016, 0020 and 0022): each table, its key, status and
  * count columns, and the rows it counts (their table, the key's and the status's columns there, and
  * which rows count).
  */
@@ -261,11 +261,21 @@ const keptCounts = [
     sourceStatus: 'status',
     counted: 'true',
   },
+  {
+    table: 'budget_department_counts',
+    key: 'organization_id',
+    status: 'department',
+    count: 'budgets',
+    source: 'budgets',
+    column: 'organization_id',
+    sourceStatus: 'department',
+    counted: 'true',
+  },
 ] as const;
 
 /**
  * The figures kept by triggers (the budget ledger of migration 0008, the status counts of 0006,
- * 0016 and 0020) are checked against the rows they summarise; a mismatch (the archive's own) is
+ * 0016 and 0020, the budgets' department counts of 0022) are checked against the rows they summarise; a mismatch (the archive's own) is
  * recomputed and named.
  */
 async function checkDerivedFigures(client: pg.ClientBase): Promise<string[]> {

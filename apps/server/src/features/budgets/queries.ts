@@ -19,10 +19,17 @@ import {
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { inConstants } from '../../db/constants.ts';
+import { keptCountsOf, readKeptCounts, totalOf } from '../../db/kept-counts.ts';
 import { prepareNamed } from '../../db/named.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import { containsPattern, startsWithPattern } from '../../db/like.ts';
-import { budgetChanges, budgets, requests, retirements } from '../../db/schema.ts';
+import {
+  budgetChanges,
+  budgetDepartmentCounts,
+  budgets,
+  requests,
+  retirements,
+} from '../../db/schema.ts';
 import { keysetPosition, olderThan, type BatchOptions } from '../requests/queries.ts';
 import { committingStatuses, type BudgetRow } from './ledger.ts';
 
@@ -139,23 +146,42 @@ function prepareBudgetList(byDepartments: boolean) {
       ? sql`${budgets.department} = ANY(${sql.placeholder('departments')}::text[])`
       : undefined,
   );
-  return {
-    page: preparedOnce((db: Executor) =>
-      budgetPage(db, where, sql.placeholder('limit'), sql.placeholder('offset')).prepare(''),
-    ),
-    count: preparedOnce((db: Executor) =>
-      db.select({ total: count() }).from(budgets).where(where).prepare(''),
-    ),
-  };
+  return preparedOnce((db: Executor) =>
+    budgetPage(db, where, sql.placeholder('limit'), sql.placeholder('offset')).prepare(''),
+  );
 }
 
 /** [every department, some departments]. */
 const budgetListQueries = [prepareBudgetList(false), prepareBudgetList(true)] as const;
 
 /**
- * One page of an organisation's budgets ordered by code, with the total count. `departments`
- * null means every department (spec §6). The page is chosen first and the totals are computed for
- * its rows only, so a deep page never aggregates the rows it skips.
+ * How many budgets each department of an organisation has, as the triggers of migration 0022 keep
+ * them (db/kept-counts.ts): the budget list's total without a search.
+ */
+const departmentCounts = keptCountsOf({
+  table: budgetDepartmentCounts,
+  key: budgetDepartmentCounts.organization_id,
+  status: budgetDepartmentCounts.department,
+  count: budgetDepartmentCounts.budgets,
+  name: 'organization_budget_counts',
+});
+
+/** How many budgets of an organisation are in `departments` (null: in any), from the kept counts. */
+async function countBudgetsIn(
+  db: Executor,
+  organizationId: string,
+  departments: readonly string[] | null,
+): Promise<number> {
+  const counts = await readKeptCounts(db, departmentCounts, organizationId);
+  if (departments === null) return totalOf(counts, 'all');
+  return [...new Set(departments)].reduce((sum, department) => sum + (counts[department] ?? 0), 0);
+}
+
+/**
+ * One page of an organisation's budgets ordered by code, with the total count: counted for a
+ * search, otherwise read from the kept counts (migration 0022). `departments` null means every
+ * department (spec §6). The page is chosen first and the totals are computed for its rows only, so
+ * a deep page never aggregates the rows it skips.
  */
 export async function listBudgets(
   db: Executor,
@@ -163,18 +189,17 @@ export async function listBudgets(
 ): Promise<{ rows: BudgetWithTotals[]; total: number }> {
   const offset = (options.page - 1) * options.perPage;
   if (!options.department && !options.search) {
-    const queries = budgetListQueries[options.departments ? 1 : 0];
     const values = {
       organizationId: options.organizationId,
       departments: options.departments,
       limit: options.perPage,
       offset,
     };
-    const [rows, [counted]] = await Promise.all([
-      queries.page(db).execute(values),
-      queries.count(db).execute(values),
+    const [rows, total] = await Promise.all([
+      budgetListQueries[options.departments ? 1 : 0](db).execute(values),
+      countBudgetsIn(db, options.organizationId, options.departments),
     ]);
-    return { rows, total: counted?.total ?? 0 };
+    return { rows, total };
   }
   const where = and(
     eq(budgets.organization_id, options.organizationId),
@@ -183,9 +208,14 @@ export async function listBudgets(
     // Same expression as budgets_search_idx (trigram), so the index answers it.
     options.search ? sql`${budgetSearchText} LIKE ${containsPattern(options.search)}` : undefined,
   );
+  const { department, departments } = options;
+  // Without a search, one department is chosen: its kept count, or none if the caller cannot see it.
+  const visible = department && (departments === null || departments.includes(department));
   const [rows, total] = await Promise.all([
     budgetPage(db, where, options.perPage, offset),
-    db.$count(budgets, where),
+    options.search
+      ? db.$count(budgets, where)
+      : countBudgetsIn(db, options.organizationId, visible ? [department] : []),
   ]);
   return { rows, total };
 }
