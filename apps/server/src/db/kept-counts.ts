@@ -5,11 +5,11 @@ import type { Executor } from './client.ts';
 import { preparedOnce } from './prepared.ts';
 
 /**
- * Counts by status that statement triggers keep (issue 13): the requests' per organisation
- * (migration 0006) and per owner (0016), the retirements' per organisation (0020). A writer only
- * inserts a row of deltas, so no two writers wait on one counter row and no order of locks can
- * deadlock; a status's count is the sum of its rows, and a read that finds more than `rowsToFold`
- * rows merges them.
+ * Counts by status that triggers keep (issue 13): the requests' per organisation (migration 0006)
+ * and per owner (0016), the retirements' per organisation (0020), and the budgets' per organisation
+ * by department, the "status" of this module (0022). A writer only inserts a row of deltas, so no
+ * two writers wait on one counter row and no order of locks can deadlock; a status's count is the
+ * sum of its rows, and a read that finds more than `rowsToFold` rows merges them.
  */
 export type KeptCountsTable = {
   table: PgTable;

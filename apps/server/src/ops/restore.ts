@@ -226,9 +226,9 @@ async function foreignKeyOrder(
 }
 
 /**
- * The counts the triggers keep (migrations 0006, 0016, 0020 and 0022): each table, its key, status and
- * count columns, and the rows it counts (their table, the key's and the status's columns there, and
- * which rows count).
+ * The counts the triggers keep (migrations 0006, 0016, 0020 and 0022): each table, its key, status
+ * and count columns, and the rows it counts (their table, the key's and the status's columns there,
+ * and which rows count).
  */
 const keptCounts = [
   {
@@ -275,8 +275,8 @@ const keptCounts = [
 
 /**
  * The figures kept by triggers (the budget ledger of migration 0008, the status counts of 0006,
- * 0016 and 0020, the budgets' department counts of 0022) are checked against the rows they summarise; a mismatch (the archive's own) is
- * recomputed and named.
+ * 0016 and 0020, the budgets' department counts of 0022) are checked against the rows they
+ * summarise; a mismatch (the archive's own) is recomputed and named.
  */
 async function checkDerivedFigures(client: pg.ClientBase): Promise<string[]> {
   const repaired: string[] = [];
