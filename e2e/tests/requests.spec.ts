@@ -10,6 +10,7 @@ import {
   expectOnLastPage,
   pageOf,
   phone,
+  settle,
   shot,
   signIn,
 } from './support.ts';
@@ -111,6 +112,7 @@ test('staff submits a request through the form; finance and the secretary approv
   await expect(preview).toBeVisible();
   await expect(preview.getByText('Dar Express')).toBeVisible();
   await shot(page, 'requests-preview-1280');
+  await settle(page);
   await page.getByRole('dialog').getByRole('button', { name: 'View Request' }).click();
   await expect(page.getByText('Approval Request', { exact: true })).toBeVisible();
   const id = page.url().split('/').pop() ?? '';
