@@ -31,14 +31,21 @@ export function visibleBudgetDepartments(
   return seesAllBudgets(role) ? null : [userDepartment, 'all'];
 }
 
+/** Whether a department is among `visible`, as visibleBudgetDepartments answers it (null: all). */
+export function isVisibleDepartment(
+  visible: readonly string[] | null,
+  budgetDepartment: string,
+): boolean {
+  return visible === null || visible.includes(budgetDepartment);
+}
+
 /** Whether a user may see a budget of a department (spec §6, the department rule). */
 export function canSeeBudget(
   role: Role,
   userDepartment: Department,
   budgetDepartment: string,
 ): boolean {
-  const visible = visibleBudgetDepartments(role, userDepartment);
-  return visible === null || (visible as string[]).includes(budgetDepartment);
+  return isVisibleDepartment(visibleBudgetDepartments(role, userDepartment), budgetDepartment);
 }
 
 /** The terms of a budget that decide its code and its money. */

@@ -1,7 +1,7 @@
 import { changesBetween, type AuditAction } from '@imprest/domain/audit.ts';
 import { recordAudit } from '../audit/record.ts';
 import { couldStartBudgetCode } from '@imprest/domain/budget-code.ts';
-import type { BudgetChangeAction } from '@imprest/domain/budgets.ts';
+import { isVisibleDepartment, type BudgetChangeAction } from '@imprest/domain/budgets.ts';
 import type { BudgetSnapshot } from '@imprest/domain/api/budgets.ts';
 import {
   and,
@@ -210,7 +210,7 @@ export async function listBudgets(
   );
   const { department, departments } = options;
   // Without a search, one department is chosen: its kept count, or none if the caller cannot see it.
-  const visible = department && (departments === null || departments.includes(department));
+  const visible = department && isVisibleDepartment(departments, department);
   const [rows, total] = await Promise.all([
     budgetPage(db, where, options.perPage, offset),
     options.search
