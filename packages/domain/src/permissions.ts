@@ -17,6 +17,15 @@ export function isSuperAdmin(role: Role): boolean {
   return role === 'director';
 }
 
+/**
+ * Whether `role` holds a permission of spec §6 that `other` lacks (super admin, finance). Whoever
+ * sets an account's e-mail can reset its password, so only someone holding every permission of
+ * an account changes its e-mail (docs/decisions/0033).
+ */
+export function holdsPermissionBeyond(role: Role, other: Role): boolean {
+  return (isSuperAdmin(role) && !isSuperAdmin(other)) || (isFinance(role) && !isFinance(other));
+}
+
 const allBudgetRoles: readonly Role[] = [
   'finance_officer',
   'director',

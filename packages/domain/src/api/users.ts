@@ -70,13 +70,19 @@ export const userSystemRole = z.enum(systemRoles, {
   error: (issue) =>
     `unknown system role ${describeInput(issue.input)}; choose one of: ${systemRoles.join(', ')}`,
 });
-/** Digits only (spec §5 trims it); empty means none. */
-export const userPhoneNumber = z
+const phoneDigits = z
   .string({ message: 'phone number must be text of digits' })
   .trim()
-  .regex(/^\d{0,20}$/, 'phone number must be digits only (at most 20)')
+  .regex(/^\d{0,20}$/, 'phone number must be digits only (at most 20)');
+/** Digits only (spec §5 trims it); empty or left out means none. */
+export const userPhoneNumber = phoneDigits.nullish().transform((value) => value || null);
+/**
+ * A change of phone number (`PUT users`): empty or null clears it, and left out it stays left
+ * out, so the stored number is kept (zod runs a transform for a missing key too).
+ */
+export const userPhoneNumberChange = phoneDigits
   .nullish()
-  .transform((value) => (value ? value : null));
+  .transform((value) => (value === undefined ? undefined : value || null));
 
 /**
  * One user of `POST users` (spec §3 create payload; decisions §8: password optional — without one
@@ -146,7 +152,8 @@ export const userIdParam = idParam;
 
 /**
  * `PUT users` (spec §7). Fields left out keep their value. Decisions §9: every user changes their
- * own phone; an admin changes another user's phone and e-mail; only the director changes fullname,
+ * own phone; an admin changes another user's phone, and the e-mail of someone holding no
+ * permission the admin lacks (docs/decisions/0033); only the director changes fullname,
  * department, role and system_role (sending them unchanged is fine).
  */
 export const updateUserRequest = z.object({
@@ -156,7 +163,7 @@ export const updateUserRequest = z.object({
   department: userDepartment.optional(),
   role: userRole.optional(),
   system_role: userSystemRole.optional(),
-  phone_number: userPhoneNumber,
+  phone_number: userPhoneNumberChange,
 });
 export type UpdateUserRequest = z.infer<typeof updateUserRequest>;
 

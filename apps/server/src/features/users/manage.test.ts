@@ -173,6 +173,63 @@ describe('PUT /users (decisions §9)', () => {
     ).toBe(400);
   });
 
+  it('refuses an admin the e-mail of a user holding a permission the admin lacks: a new address would take the account over through a reset (docs/decisions/0033)', async () => {
+    // An organisation of its own: a second director here would change the last-director tests.
+    const own = await buildStaffedOrganization(t.db, { name: 'Takeover Attempt' });
+    for (const [actor, target] of [
+      [own.custodian, own.director],
+      [own.custodian, own.finance],
+      [own.finance, own.director],
+    ] as const) {
+      const refused = await call('PUT', 'users', actor, {
+        user_id: target.id,
+        email: 'takeover@attacker.test',
+      });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({
+        error: 'Only someone holding every permission of this user can change their e-mail.',
+        details: [{ path: 'email', message: 'the user holds a permission you lack' }],
+      });
+      const [stored] = await t.db.select().from(users).where(eq(users.id, target.id));
+      expect(stored?.email).toBe(target.email);
+    }
+    // Their phone is still an admin's to change, and the director changes any e-mail.
+    const phone = await call('PUT', 'users', own.custodian, {
+      user_id: own.director.id,
+      phone_number: '255733333333',
+    });
+    expect(phone.statusCode).toBe(200);
+    const byDirector = await call('PUT', 'users', own.director, {
+      user_id: own.finance.id,
+      email: 'finance.officer@new.test',
+    });
+    expect(byDirector.statusCode).toBe(200);
+    expect(byDirector.json().user.email).toBe('finance.officer@new.test');
+  });
+
+  it('keeps the stored phone number when a change leaves it out, and clears it when sent empty', async () => {
+    const target = await buildUser(t.db, {
+      organizationId: org.organizationId,
+      fullname: 'Phone Keeper',
+    });
+    const set = await call('PUT', 'users', org.director, {
+      user_id: target.id,
+      phone_number: '255700000001',
+    });
+    expect(set.json().user.phone_number).toBe('255700000001');
+    const renamed = await call('PUT', 'users', org.director, {
+      user_id: target.id,
+      fullname: 'Phone Keeper Renamed',
+    });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json().user).toMatchObject({
+      fullname: 'Phone Keeper Renamed',
+      phone_number: '255700000001',
+    });
+    const cleared = await call('PUT', 'users', org.admin, { user_id: target.id, phone_number: '' });
+    expect(cleared.json().user.phone_number).toBeNull();
+  });
+
   it('lets the director change name, department and position; system_role follows; update_user is published', async () => {
     const before = t.events.length;
     const response = await call('PUT', 'users', org.director, {

@@ -14,17 +14,23 @@ import {
 const organization = '00000000-0000-4000-8000-0000000000a1';
 const elsewhere = '00000000-0000-4000-8000-0000000000a2';
 const me = '00000000-0000-4000-8000-000000000001';
+// Targets are staff here; whose e-mail an admin may change by the target's position is tested below.
 const targets = {
-  self: { id: me, organization_id: organization },
+  self: { id: me, organization_id: organization, role: 'staff' },
   'same organisation': {
     id: '00000000-0000-4000-8000-000000000002',
     organization_id: organization,
+    role: 'staff',
   },
-  'other organisation': { id: '00000000-0000-4000-8000-000000000003', organization_id: elsewhere },
+  'other organisation': {
+    id: '00000000-0000-4000-8000-000000000003',
+    organization_id: elsewhere,
+    role: 'staff',
+  },
 } as const;
 type TargetName = keyof typeof targets;
 type Who = { id: string; role: Role; organization_id: string };
-type Target = { id: string; organization_id: string };
+type Target = { id: string; organization_id: string; role: Role };
 
 /** Every action of decisions §9 on users, as one predicate of actor and target. */
 const actions = {
@@ -105,5 +111,30 @@ describe('users policy: actor role × action × target (decisions §9)', () => {
   it.each(table)('%s: %s on %s → %s', (role, action, target, allowed) => {
     const actor = { id: me, role, organization_id: organization };
     expect(actions[action](actor, targets[target])).toBe(allowed);
+  });
+});
+
+describe('an admin changes the e-mail of a user holding no permission the admin lacks (docs/decisions/0033)', () => {
+  const superAdmin: readonly Role[] = ['director'];
+  const table = roles.flatMap((actorRole) =>
+    roles.map((targetRole) => {
+      const lacksOne =
+        (superAdmin.includes(targetRole) && !superAdmin.includes(actorRole)) ||
+        (finance.includes(targetRole) && !finance.includes(actorRole));
+      return [actorRole, targetRole, admins.includes(actorRole) && !lacksOne] as const;
+    }),
+  );
+
+  it('covers 8 × 8 positions, and no one but the director may change a director’s e-mail', () => {
+    expect(table).toHaveLength(64);
+    expect(table.filter(([, target, allowed]) => target === 'director' && allowed)).toEqual([
+      ['director', 'director', true],
+    ]);
+  });
+
+  it.each(table)('%s changing the e-mail of a %s → %s', (actorRole, targetRole, allowed) => {
+    const actor = { id: me, role: actorRole, organization_id: organization };
+    const target = { ...targets['same organisation'], role: targetRole };
+    expect(canChangeUserField(actor, target, 'email')).toBe(allowed);
   });
 });

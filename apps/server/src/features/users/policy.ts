@@ -1,8 +1,16 @@
-import { isAdmin, isFinance, isSuperAdmin } from '@imprest/domain/permissions.ts';
+import {
+  holdsPermissionBeyond,
+  isAdmin,
+  isFinance,
+  isSuperAdmin,
+} from '@imprest/domain/permissions.ts';
+import type { Role } from '@imprest/domain/enums.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 
 type Who = Pick<Actor, 'id' | 'role' | 'organization_id'>;
 type Target = { id: string; organization_id: string };
+/** A stored user: its role is a column of text, kept to the positions by the database. */
+type TargetWithRole = Target & { role: string };
 
 const sameOrganization = (actor: Who, target: Target) =>
   actor.organization_id === target.organization_id;
@@ -46,16 +54,17 @@ export type UserField = (typeof userFields)[number];
 
 /**
  * Whether an actor may change one field of a user (decisions §9): every user their own phone;
- * an admin any phone and e-mail of the organisation; only the director the fullname, department,
- * role and system role (their own too).
+ * an admin any phone of the organisation, and the e-mail of anyone holding no permission the admin
+ * lacks (docs/decisions/0033: a new address takes the account over through a password reset);
+ * only the director the fullname, department, role and system role (their own too).
  */
-export function canChangeUserField(actor: Who, target: Target, field: UserField): boolean {
+export function canChangeUserField(actor: Who, target: TargetWithRole, field: UserField): boolean {
   if (!sameOrganization(actor, target)) return false;
   switch (field) {
     case 'phone_number':
       return actor.id === target.id || isAdmin(actor.role);
     case 'email':
-      return isAdmin(actor.role);
+      return isAdmin(actor.role) && !holdsPermissionBeyond(target.role as Role, actor.role);
     case 'fullname':
     case 'department':
     case 'role':

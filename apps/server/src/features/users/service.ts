@@ -7,7 +7,7 @@ import {
   type UserResponse,
 } from '@imprest/domain/api/users.ts';
 import type { Role } from '@imprest/domain/enums.ts';
-import { isFinance, systemRoleFor } from '@imprest/domain/permissions.ts';
+import { isAdmin, isFinance, systemRoleFor } from '@imprest/domain/permissions.ts';
 import { newUsersProblems, newUsersSummary } from '@imprest/domain/users.ts';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
@@ -236,6 +236,13 @@ export async function updateUser(
   if (changes.role !== undefined) delete changes.system_role;
   for (const field of Object.keys(changes) as UserField[]) {
     if (!canChangeUserField(actor, target, field)) {
+      if (field === 'email' && isAdmin(actor.role)) {
+        throw new AppError(
+          'forbidden',
+          'Only someone holding every permission of this user can change their e-mail.',
+          { details: [{ path: field, message: 'the user holds a permission you lack' }] },
+        );
+      }
       const who = field === 'phone_number' || field === 'email' ? 'an admin' : 'the director';
       throw new AppError(
         'forbidden',

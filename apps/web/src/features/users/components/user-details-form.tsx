@@ -18,8 +18,10 @@ export type UserDetailsValues = {
 export type EditableFields = {
   /** Name, department and position: the director only. */
   isIdentityEditable: boolean;
-  /** Phone and e-mail: admins. */
-  isContactEditable: boolean;
+  /** E-mail: admins, of someone holding no permission they lack (docs/decisions/0033). */
+  isEmailEditable: boolean;
+  /** Phone: admins. */
+  isPhoneEditable: boolean;
 };
 
 type UserDetailsFormProps = {
@@ -54,7 +56,8 @@ export function UserDetailsForm({
 }: UserDetailsFormProps) {
   const role = Form.useWatch('role', form) ?? user.role;
   const isIdentityLocked = !isEditing || !editable.isIdentityEditable;
-  const isContactLocked = !isEditing || !editable.isContactEditable;
+  const isEmailLocked = !isEditing || !editable.isEmailEditable;
+  const isPhoneLocked = !isEditing || !editable.isPhoneEditable;
   // The current position stays choosable even for a viewer who may not give it.
   const roleOptions = positionOptions(canGiveDirector || user.role === 'director');
 
@@ -75,7 +78,7 @@ export function UserDetailsForm({
         </Col>
         <Col xs={24} md={12}>
           <Form.Item label="E-mail" name="email" rules={[zodRule(emailSchema)]} required>
-            <Input disabled={isContactLocked} type="email" inputMode="email" />
+            <Input disabled={isEmailLocked} type="email" inputMode="email" />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
@@ -88,7 +91,7 @@ export function UserDetailsForm({
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
-          <PhoneNumberItem disabled={isContactLocked} />
+          <PhoneNumberItem disabled={isPhoneLocked} />
         </Col>
         <Col xs={24} md={12}>
           <Form.Item label="Position" name="role" required>

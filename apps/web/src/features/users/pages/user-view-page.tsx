@@ -1,6 +1,12 @@
 import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import type { UserResponse } from '@imprest/domain/api/users.ts';
-import { isAdmin, isFinance, isSuperAdmin, systemRoleFor } from '@imprest/domain/permissions.ts';
+import {
+  holdsPermissionBeyond,
+  isAdmin,
+  isFinance,
+  isSuperAdmin,
+  systemRoleFor,
+} from '@imprest/domain/permissions.ts';
 import { Alert, Button, Card, Col, Flex, Form, Popconfirm, Result, Row, Spin, Tag } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -156,7 +162,9 @@ function UserView({ user }: { user: UserResponse }) {
                 isEditing={isEditing && !update.isPending}
                 editable={{
                   isIdentityEditable: isDirector,
-                  isContactEditable: isAdmin(viewer.role),
+                  isEmailEditable:
+                    isAdmin(viewer.role) && !holdsPermissionBeyond(user.role, viewer.role),
+                  isPhoneEditable: isAdmin(viewer.role),
                 }}
                 canGiveDirector={isDirector}
                 onFinish={handleFinish}
