@@ -40,6 +40,10 @@ describe('money cap (docs/decisions/0013)', () => {
     [2 ** 53, false],
     [0.001, false],
     [0, false],
+    [0.07, true],
+    [1e-9, false],
+    [100.000000001, false],
+    [maxAmount - 0.001, false],
   ])('positiveAmount %d → %s', (value, isValid) => {
     expect(positiveAmount.safeParse(value).success).toBe(isValid);
   });
@@ -73,6 +77,25 @@ describe('money cap (docs/decisions/0013)', () => {
         expect(toCents(centsText(cents))).toBe(cents);
         expect(fromCents(cents)).toBe(amount);
       }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('takes every two-decimal amount up to the cap, and none with a third decimal', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 1n, max: maxCents }),
+        fc.integer({ min: 1, max: 9 }),
+        (cents, tenth) => {
+          expect(positiveAmount.safeParse(fromCents(cents)).success).toBe(true);
+          expect(nonNegativeAmount.safeParse(fromCents(cents)).success).toBe(true);
+          const thirdDecimal = Number(`${centsText(cents - 1n)}${tenth}`);
+          // A double that prints with two decimals is nearer to them than to the third: refused
+          // only when the third digit survives in the number itself.
+          if (String(thirdDecimal).split('.')[1]?.length === 3)
+            expect(positiveAmount.safeParse(thirdDecimal).success).toBe(false);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

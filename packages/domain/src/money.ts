@@ -14,9 +14,15 @@ export const maxAmountText = '10,000,000,000,000';
 /** The message of an amount above the cap. */
 export const amountTooLarge = `Amounts can be at most ${maxAmountText}`;
 
-/** Whether a number has at most two decimals (as far as a double can say). */
+/**
+ * Whether a number has at most two decimals: its shortest decimal form (the one JSON.stringify
+ * writes) has at most two digits after the point. Every amount up to `maxAmount` has at most 15
+ * significant digits, which that form keeps exactly, so 0.07 and 9,999,999,999,999.99 pass while
+ * 100.000000001 and 1e-9 do not (comparing `value * 100` with its rounding, as this did, let any
+ * fraction under a millionth of a cent through, and 1e-9 was stored as 0).
+ */
 export function hasCents(value: number): boolean {
-  return Math.round(value * 100) === Number((value * 100).toFixed(6));
+  return /^-?\d+(\.\d{1,2})?$/.test(String(value));
 }
 
 /** A positive amount in major units with at most two decimals. */
