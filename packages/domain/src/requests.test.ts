@@ -15,6 +15,8 @@ import {
   hasEmptyCommentAtOrBelow,
   isBeforeToday,
   isExpenditureDateText,
+  isTooFarAhead,
+  latestExpenditureDay,
   nextReviewerRole,
   purposesMatching,
   requestFile,
@@ -283,9 +285,23 @@ describe('expenditure dates', () => {
     '02/05/2026',
     '2026-05-02T10:00',
     '2026-05-02 10:00:00Z',
+    // The engine's parser would move these forward to 2 March and 1 May.
+    '2027-02-30T10:00:00Z',
+    '2027-04-31T00:00:00+03:00',
   ])('refuses %j', (value) => {
     expect(isExpenditureDateText(value)).toBe(false);
     expect(expenditureDay(value, zone)).toBeNull();
+  });
+
+  it('stops where a retirement due 14 days later is still a day of the year 9999', () => {
+    expect(latestExpenditureDay).toBe('9999-12-17');
+    expect(isTooFarAhead('9999-12-17')).toBe(false);
+    expect(isTooFarAhead('9999-12-18')).toBe(true);
+    // A date-time late on 31 December 9999 is already the year 10000 in Dar es Salaam.
+    const day = expenditureDay('9999-12-31T23:00:00Z', zone);
+    expect(day).toBe('10000-01-01');
+    expect(isTooFarAhead(day ?? '')).toBe(true);
+    expect(isTooFarAhead('2026-05-02')).toBe(false);
   });
 
   it('reads today and the year in the organisation time zone', () => {

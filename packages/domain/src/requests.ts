@@ -1,7 +1,7 @@
 import dayjs from 'dayjs';
 import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
-import { fileNamePrefixLength } from './constants.ts';
+import { fileNamePrefixLength, retirementDueDays } from './constants.ts';
 import {
   attachmentType,
   requestCategoryLabels,
@@ -205,10 +205,33 @@ export function purposesMatching(term: string): RequestCategory[] {
 const datePattern = /^\d{4}-\d{2}-\d{2}$/;
 const dateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-/** Whether a text is `YYYY-MM-DD` or a full ISO date-time with a zone (decisions §8). */
+/** Whether `YYYY-MM-DD` names a day of the calendar (not 30 February). */
+function isCalendarDay(value: string): boolean {
+  return datePattern.test(value) && dayjs(value).format('YYYY-MM-DD') === value;
+}
+
+/**
+ * Whether a text is `YYYY-MM-DD` or a full ISO date-time with a zone (decisions §8), of a day the
+ * calendar has: the engine's date parser moves 30 February forward to 2 March rather than refuse it.
+ */
 export function isExpenditureDateText(value: string): boolean {
-  if (datePattern.test(value)) return dayjs(value).format('YYYY-MM-DD') === value;
-  return dateTimePattern.test(value) && dayjs(value).isValid();
+  if (datePattern.test(value)) return isCalendarDay(value);
+  return dateTimePattern.test(value) && isCalendarDay(value.slice(0, 10)) && dayjs(value).isValid();
+}
+
+/**
+ * The latest expenditure day taken: its retirement falls due `retirementDueDays` after it
+ * (decisions §4), and that due date must still be a `YYYY-MM-DD` day, which every reader of due
+ * dates expects (a day of the year 10000 made them throw). 17 December 9999.
+ */
+export const latestExpenditureDay = dayjs
+  .utc('9999-12-31')
+  .subtract(retirementDueDays, 'day')
+  .format('YYYY-MM-DD');
+
+/** Whether an expenditure day (from expenditureDay) lies beyond latestExpenditureDay. */
+export function isTooFarAhead(day: string): boolean {
+  return !datePattern.test(day) || day > latestExpenditureDay;
 }
 
 /**

@@ -201,6 +201,18 @@ describe('POST /requests', () => {
         /expenditure_date must be a date/,
       ],
       [
+        'a date-time of a day the calendar lacks',
+        () => ({ expenditure_date: `${new Date().getUTCFullYear() + 1}-02-30T10:00:00Z` }),
+        400,
+        /expenditure_date must be a date/,
+      ],
+      [
+        'a date whose retirement would fall due after the year 9999',
+        () => ({ expenditure_date: '9999-12-31' }),
+        400,
+        /^The expenditure date is too far in the future\.$/,
+      ],
+      [
         'a past date',
         () => ({ expenditure_date: yesterday() }),
         400,

@@ -18,6 +18,7 @@ import { canActAsDelegate, delegatorFor } from '@imprest/domain/delegations.ts';
 import {
   expenditureDay,
   isBeforeToday,
+  isTooFarAhead,
   nextReviewerRole,
   todayIn,
 } from '@imprest/domain/requests.ts';
@@ -84,6 +85,8 @@ function checkedExpenditureDay(context: AppContext, value: string): string {
       'bad_request',
       'expenditure_date must be a date as YYYY-MM-DD or an ISO date-time.',
     );
+  if (isTooFarAhead(day))
+    throw new AppError('bad_request', 'The expenditure date is too far in the future.');
   if (isBeforeToday(day, timeZone))
     throw new AppError('bad_request', 'The expenditure date cannot be before today.');
   return day;
