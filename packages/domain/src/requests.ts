@@ -1,6 +1,7 @@
 import dayjs from 'dayjs';
 import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
+import { isCalendarDayText } from './api/common.ts';
 import { fileNamePrefixLength, retirementDueDays } from './constants.ts';
 import {
   attachmentType,
@@ -205,18 +206,15 @@ export function purposesMatching(term: string): RequestCategory[] {
 const datePattern = /^\d{4}-\d{2}-\d{2}$/;
 const dateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-/** Whether `YYYY-MM-DD` names a day of the calendar (not 30 February). */
-function isCalendarDay(value: string): boolean {
-  return datePattern.test(value) && dayjs(value).format('YYYY-MM-DD') === value;
-}
-
 /**
  * Whether a text is `YYYY-MM-DD` or a full ISO date-time with a zone (decisions §8), of a day the
  * calendar has: the engine's date parser moves 30 February forward to 2 March rather than refuse it.
  */
 export function isExpenditureDateText(value: string): boolean {
-  if (datePattern.test(value)) return isCalendarDay(value);
-  return dateTimePattern.test(value) && isCalendarDay(value.slice(0, 10)) && dayjs(value).isValid();
+  if (datePattern.test(value)) return isCalendarDayText(value);
+  return (
+    dateTimePattern.test(value) && isCalendarDayText(value.slice(0, 10)) && dayjs(value).isValid()
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import dayjs from 'dayjs';
 import utc from 'dayjs/plugin/utc.js';
+import { isCalendarDayText } from './api/common.ts';
 import { retirementDueDays, retirementEscalationDays, retirementGraceDays } from './constants.ts';
 import type { RetirementStatus, Role } from './enums.ts';
 import { isAdmin } from './permissions.ts';
@@ -7,10 +8,8 @@ import { firstPendingReview } from './requests.ts';
 
 dayjs.extend(utc);
 
-const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
-
 function checkedDay(name: string, value: string): string {
-  if (!dayPattern.test(value) || dayjs.utc(value).format('YYYY-MM-DD') !== value) {
+  if (!isCalendarDayText(value)) {
     throw new RangeError(`${name} must be a date as YYYY-MM-DD`);
   }
   return value;

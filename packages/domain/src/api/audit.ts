@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { auditActions, auditObjectTypes } from '../audit.ts';
-import { isoDateTime } from './common.ts';
+import { isCalendarDayText, isoDateTime } from './common.ts';
 
 /** Events a page of the audit trail holds by default, and at most. */
 export const auditPageSize = 50;
@@ -9,9 +9,7 @@ export const maxAuditPageSize = 200;
 const day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date as YYYY-MM-DD' })
-  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), {
-    message: 'must be a real date',
-  });
+  .refine(isCalendarDayText, { message: 'must be a real date' });
 
 /** Keyset paging: the previous page's `next_cursor`, and a page size. */
 const pageFields = {

@@ -48,6 +48,16 @@ export type PageQuery = z.infer<typeof pageQuery>;
 
 export const idParam = z.object({ id: z.uuid({ message: 'id must be a UUID' }) });
 
+/**
+ * Whether a text is `YYYY-MM-DD` naming a day the calendar has. `Date.parse` alone takes
+ * 30 February and moves it to 2 March, so the day must come back unchanged.
+ */
+export function isCalendarDayText(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().startsWith(value);
+}
+
 /** A trimmed, case-folded e-mail address. */
 export const email = z
   .string()

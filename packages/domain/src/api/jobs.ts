@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCalendarDayText } from './common.ts';
 
 const dayText = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -11,12 +12,7 @@ export const lockOverdueRequest = z
     as_of: z
       .string()
       .regex(dayText, 'as_of must be a date as YYYY-MM-DD')
-      .refine(
-        (value) =>
-          !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
-          new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
-        'as_of must be a real calendar date',
-      )
+      .refine(isCalendarDayText, 'as_of must be a real calendar date')
       .optional(),
   })
   // A call without a body (Fastify hands the schema null) runs as of today.
