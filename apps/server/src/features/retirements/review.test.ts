@@ -300,6 +300,24 @@ describe('POST /retirement/request-edit and resubmission', () => {
     expect(await checkedCommitted(t.db, org.budget.id)).toBe(committed - 50_000);
   });
 
+  it('judges Cash Returned afresh in a new round: a mark of the rejected round does not carry over', async () => {
+    const retirement = await submittedOf(org.staff, 300_000);
+    const marked = await reviewedRetirement(t.app, org.finance, retirement, 'approved', {
+      is_funds_returned: true,
+    });
+    expect(marked.is_funds_returned).toBe(true);
+    await reviewedRetirement(t.app, org.secretary, marked, 'rejected');
+    const reopened = (await requestRetirementEdit(t.app, org.staff, { id: retirement.id })).json();
+    // Everything received was spent this time: nothing is left over to return.
+    const again = await submittedRetirement(t.app, org.staff, reopened, { amount_spent: 500_000 });
+    expect(again.is_funds_returned).toBe(false);
+    const first = await reviewedRetirement(t.app, org.finance, again, 'approved');
+    const done = await reviewedRetirement(t.app, org.secretary, first, 'approved');
+    expect(done).toMatchObject({ status: 'approved', is_funds_returned: false });
+    const [row] = await t.db.select().from(retirements).where(eq(retirements.id, retirement.id));
+    expect(row?.is_funds_returned).toBe(false);
+  });
+
   it('refuses anyone but the owner and any status but rejected', async () => {
     const retirement = await submittedOf();
     await refused(

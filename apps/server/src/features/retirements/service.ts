@@ -257,6 +257,8 @@ export async function submitRetirement(
       submissions: round,
       submittedNow: true,
       next_reviewer_role: first,
+      // A new round is judged afresh: Cash Returned marked in a rejected round spoke of its amount.
+      is_funds_returned: false,
     });
     await insertRetirementReviewRound(tx, {
       organizationId,
