@@ -140,3 +140,44 @@ export async function updateUser(
     .set({ ...values, modified_at: sql`now()` })
     .where(eq(users.id, id));
 }
+
+/**
+ * Restricts or unrestricts a user as finance does (decisions §9), only where that changes the
+ * row: a user finance already restricted, or one not locked at all, is left alone. A lock the
+ * midnight job set becomes finance's (it no longer lifts when the retirements are in). Answers
+ * whether it changed, decided under the row's lock, so two answers at once change it once.
+ */
+export async function setFinanceLock(
+  db: Executor,
+  options: { id: string; isLocked: boolean; reason: string },
+): Promise<boolean> {
+  const changed = await db
+    .update(users)
+    .set(
+      options.isLocked
+        ? {
+            is_locked: true,
+            locked_by: 'finance',
+            lock_reason: options.reason,
+            locked_at: sql`now()`,
+            modified_at: sql`now()`,
+          }
+        : {
+            is_locked: false,
+            locked_by: null,
+            lock_reason: null,
+            locked_at: null,
+            modified_at: sql`now()`,
+          },
+    )
+    .where(
+      and(
+        eq(users.id, options.id),
+        options.isLocked
+          ? sql`(NOT ${users.is_locked} OR ${users.locked_by} IS DISTINCT FROM 'finance')`
+          : eq(users.is_locked, true),
+      ),
+    )
+    .returning({ id: users.id });
+  return changed.length > 0;
+}

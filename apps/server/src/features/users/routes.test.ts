@@ -1,7 +1,7 @@
 import { messages } from '@imprest/domain/messages.ts';
 import { asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { emailOutbox, users } from '../../db/schema.ts';
+import { auditEvents, emailOutbox, users } from '../../db/schema.ts';
 import { buildBudget } from '../../../test/factories/budgets.ts';
 import { lockStateOf } from '../../../test/factories/locking.ts';
 import { requestBody, submit } from '../../../test/factories/requests.ts';
@@ -224,6 +224,43 @@ describe('POST /users/restrict', () => {
       .where(eq(emailOutbox.to_address, staff.email))
       .orderBy(asc(emailOutbox.created_at));
     expect(mail.map((row) => row.kind)).toEqual(['account_locked', 'account_unlocked']);
+  });
+
+  it('writes, tells and ends nothing when the call changes nothing; a lock the system set becomes finance’s', async () => {
+    const target = await buildUser(t.db, {
+      organizationId: finance.organization_id,
+      fullname: 'Never Locked',
+    });
+    const auditOf = () => t.db.$count(auditEvents, eq(auditEvents.object_id, target.id));
+    const mailOf = () => t.db.$count(emailOutbox, eq(emailOutbox.to_address, target.email));
+    const before = t.events.length;
+    const unlocked = await restrict(finance, { user_id: target.id, lock_status: false });
+    expect(unlocked.statusCode).toBe(200);
+    expect(unlocked.json().user).toMatchObject({ is_locked: false });
+    expect([await auditOf(), await mailOf(), t.events.length - before]).toEqual([0, 0, 0]);
+
+    expect((await restrict(finance, { user_id: target.id, lock_status: true })).statusCode).toBe(
+      200,
+    );
+    expect([await auditOf(), await mailOf()]).toEqual([1, 1]);
+    // Restricted again, by someone else: already finance's lock, so nothing happens.
+    const again = await restrict(director, { user_id: target.id, lock_status: true });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().user).toMatchObject({
+      is_locked: true,
+      lock_reason: 'Restricted by Chausiku Finance.',
+    });
+    expect([await auditOf(), await mailOf()]).toEqual([1, 1]);
+
+    // A lock the midnight job set is a change to take over: it no longer lifts by itself.
+    await t.db
+      .update(users)
+      .set({ locked_by: 'system', lock_reason: 'Retirement overdue.' })
+      .where(eq(users.id, target.id));
+    const takenOver = await restrict(director, { user_id: target.id, lock_status: true });
+    expect(takenOver.json().user.lock_reason).toBe('Restricted by Eshe Director.');
+    expect(await lockOf(target)).toMatchObject({ is_locked: true, locked_by: 'finance' });
+    expect(await auditOf()).toBe(2);
   });
 
   it('lets finance lift a lock the system set', async () => {

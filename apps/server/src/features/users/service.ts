@@ -40,6 +40,7 @@ import {
   listUsers as listUserRows,
   lockDirectors,
   takenEmails,
+  setFinanceLock,
   updateUser as updateUserRow,
   type UserWithOrganization,
 } from './queries.ts';
@@ -395,20 +396,17 @@ export async function restrictUser(
     });
   }
   // The change and the e-mail that announces it commit together (the notifications issue: locks
-  // and unlocks are told to the user even when they muted notifications).
-  await context.db.transaction(async (tx) => {
-    await updateUserRow(
-      tx,
-      target.id,
-      options.isLocked
-        ? {
-            is_locked: true,
-            locked_by: 'finance',
-            lock_reason: `Restricted by ${actor.fullname}.`,
-            locked_at: sql`now()`,
-          }
-        : { is_locked: false, locked_by: null, lock_reason: null, locked_at: null },
-    );
+  // and unlocks are told to the user even when they muted notifications). A call that changes
+  // nothing (restricting a user finance already restricted, unrestricting one not locked) writes,
+  // tells and ends nothing: docs/decisions/0019, "an edit that changes nothing writes nothing".
+  const reason = `Restricted by ${actor.fullname}.`;
+  const isChanged = await context.db.transaction(async (tx) => {
+    const changed = await setFinanceLock(tx, {
+      id: target.id,
+      isLocked: options.isLocked,
+      reason,
+    });
+    if (!changed) return false;
     await notifyAccountLock(context, tx, { userIds: [target.id], isLocked: options.isLocked });
     if (options.isLocked) await endSessionsOf(tx, target.id, 'locked');
     await recordAudit(tx, {
@@ -420,15 +418,17 @@ export async function restrictUser(
       changes: changesBetween(
         { is_locked: target.is_locked, lock_reason: target.lock_reason },
         options.isLocked
-          ? { is_locked: true, lock_reason: `Restricted by ${actor.fullname}.` }
+          ? { is_locked: true, lock_reason: reason }
           : { is_locked: false, lock_reason: null },
         ['is_locked', 'lock_reason'],
       ),
     });
+    return true;
   });
-  if (options.isLocked) context.events.endSessions(target.id);
+  if (isChanged && options.isLocked) context.events.endSessions(target.id);
   const updated = await findUserById(context.db, target.id);
   if (!updated) throw notFound();
-  context.events.publish(updated.organization_id, 'update_user', { user_id: updated.id });
+  if (isChanged)
+    context.events.publish(updated.organization_id, 'update_user', { user_id: updated.id });
   return present(actor, updated);
 }
