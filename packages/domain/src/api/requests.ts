@@ -232,8 +232,11 @@ export const pendingItemResponse = requestItemResponse.extend({
 });
 export type PendingItemResponse = z.infer<typeof pendingItemResponse>;
 
+/** A requests list's shape (spec §3 "List responses": data, page, per_page, total). */
 export const pendingListResponse = z.object({
   data: z.array(pendingItemResponse),
+  page: z.number().int(),
+  per_page: z.number().int(),
   total: z.number().int(),
 });
 export type PendingListResponse = z.infer<typeof pendingListResponse>;

@@ -541,11 +541,13 @@ describe('lists, counts and downloads', () => {
     const ids = (body: { data: { id: string }[] }) => body.data.map((item) => item.id);
     const whole = (await list(officer2, path)).json();
     expect(whole.data).toHaveLength(3);
+    // The requests list shape of spec §3: data, page, per_page, total.
+    expect(whole).toMatchObject({ page: 1, per_page: 10, total: 3 });
     const first = await list(officer2, path, '?per_page=2');
     expect(first.statusCode).toBe(200);
-    expect(first.json().total).toBe(3);
+    expect(first.json()).toMatchObject({ page: 1, per_page: 2, total: 3 });
     const second = (await list(officer2, path, '?per_page=2&page=2')).json();
-    expect(second.total).toBe(3);
+    expect(second).toMatchObject({ page: 2, per_page: 2, total: 3 });
     expect([...ids(first.json()), ...ids(second)]).toEqual(ids(whole));
     const tooMany = await list(officer2, path, '?per_page=101');
     expect(tooMany.statusCode).toBe(400);

@@ -454,6 +454,8 @@ export async function listPendingRequests(
             }),
       ),
     ),
+    page: options.page,
+    per_page: options.perPage,
     total,
   };
 }
