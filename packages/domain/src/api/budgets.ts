@@ -13,7 +13,7 @@ import {
   currencies,
   requestStatuses,
 } from '../enums.ts';
-import { amountTooLarge, maxAmount, positiveAmount } from '../money.ts';
+import { amountTooLarge, hasCents, maxAmount, positiveAmount } from '../money.ts';
 import { isoDateTime, pageQuery, storableText } from './common.ts';
 
 const costCodeMessage = `The cost code must be a whole number from ${costCodeMin} to ${costCodeMax}`;
@@ -138,10 +138,20 @@ export const budgetCodeParam = z.object({ code: storableText().trim().min(1).max
 
 /** `GET budget/{code}/balance?amount=`; the amount is optional while the form is still empty. */
 export const balanceQuery = z.object({
-  amount: z.coerce
-    .number({ message: 'amount must be a number' })
-    .nonnegative('amount must not be negative')
-    .max(maxAmount, amountTooLarge)
+  // Decimal digits only: a number's other spellings (0x10, 1e3, an empty text read as 0) are not
+  // amounts anyone typed.
+  amount: z
+    .string()
+    .trim()
+    .regex(/^-?\d+(\.\d+)?$/, 'amount must be a number')
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .nonnegative('amount must not be negative')
+        .max(maxAmount, amountTooLarge)
+        .refine(hasCents, 'Amount may have at most two decimals'),
+    )
     .optional(),
 });
 export type BalanceQuery = z.infer<typeof balanceQuery>;

@@ -629,6 +629,10 @@ describe('GET /budget/:code/balance', () => {
     await buildBudget({ organization: otherOrganizationId, costCode: 6 });
     expect((await get(staff, 'budget/6105/balance?amount=-1')).statusCode).toBe(400);
     expect((await get(staff, 'budget/6105/balance?amount=lots')).statusCode).toBe(400);
+    for (const spelling of ['0x10', '1e3', '', '0.001', '1,000']) {
+      const response = await get(staff, `budget/6105/balance?amount=${spelling}`);
+      expect(response.statusCode, spelling).toBe(400);
+    }
     expect((await get(staff, 'budget/6106/balance?amount=1')).statusCode).toBe(404);
   });
 });
