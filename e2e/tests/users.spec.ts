@@ -313,6 +313,9 @@ test('an admin changes only phone and e-mail; the users list at both widths', as
   // A finance officer holds a permission this admin lacks: their e-mail is not the admin's to
   // change, since a new address would take the account over (docs/decisions/0033).
   await expect(page.getByLabel('E-mail')).toBeDisabled();
+  await expect(
+    page.getByText('Only someone holding every permission of this user can change their e-mail.'),
+  ).toBeVisible();
   await expect(page.getByTestId('last-logged-in')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Delete' })).toHaveCount(0);
   await expect(page.getByTestId('restrict-panel')).toHaveCount(0);

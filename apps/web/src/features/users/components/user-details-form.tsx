@@ -77,7 +77,18 @@ export function UserDetailsForm({
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item label="E-mail" name="email" rules={[zodRule(emailSchema)]} required>
+          <Form.Item
+            label="E-mail"
+            name="email"
+            rules={[zodRule(emailSchema)]}
+            required
+            extra={
+              // An admin who may edit the phone but not this e-mail: say why (decision 0033).
+              isEditing && editable.isPhoneEditable && !editable.isEmailEditable
+                ? 'Only someone holding every permission of this user can change their e-mail.'
+                : undefined
+            }
+          >
             <Input disabled={isEmailLocked} type="email" inputMode="email" />
           </Form.Item>
         </Col>
