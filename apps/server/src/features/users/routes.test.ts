@@ -263,6 +263,20 @@ describe('POST /users/restrict', () => {
     expect(await auditOf()).toBe(2);
   });
 
+  it('restricts once when two finance users restrict the same user at the same moment', async () => {
+    const target = await buildUser(t.db, {
+      organizationId: finance.organization_id,
+      fullname: 'Twice Restricted',
+    });
+    const answers = await Promise.all([
+      restrict(finance, { user_id: target.id, lock_status: true }),
+      restrict(director, { user_id: target.id, lock_status: true }),
+    ]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    expect(await t.db.$count(auditEvents, eq(auditEvents.object_id, target.id))).toBe(1);
+    expect(await t.db.$count(emailOutbox, eq(emailOutbox.to_address, target.email))).toBe(1);
+  });
+
   it('lets finance lift a lock the system set', async () => {
     await t.db
       .update(users)
