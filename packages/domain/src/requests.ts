@@ -114,13 +114,14 @@ export function statusAfterReview(
 }
 
 /** A review step as the one-person-one-step rule reads it: who answered it, if anyone. */
-type AnsweredStep = { id: string; status: string; reviewer_id: string | null };
+export type AnsweredStep = { id: string; status: string; reviewer_id: string | null };
 
 /**
- * Whether a user answered a step of this request other than `stepId`: one person answers one step
- * of a request, so a delegate who holds a second role through a delegation cannot approve the same
- * request twice, and a role holder who answered an earlier step as a delegate cannot answer their
- * own (docs/decisions/0019 "One person, one step").
+ * Whether a user answered a step other than `stepId` of these reviews (a request's, or one round of
+ * a retirement's): one person answers one step, so a delegate who holds a second role through a
+ * delegation cannot approve the same request twice, a role holder who answered an earlier step as
+ * a delegate cannot answer their own, and a reviewer whose position changed mid-chain does not
+ * answer the chain twice (docs/decisions/0019 "One person, one step").
  */
 export function hasAnsweredAnotherStep(
   reviews: readonly AnsweredStep[],

@@ -101,7 +101,10 @@ export type RequestNotice = {
   approvalNumber: string | null;
   status: string;
   isCascading: boolean;
-  /** Who has answered a step of this version (requests.answered_by): they answer no other. */
+  /**
+   * Who has answered a step of this version (requests.answered_by), or of the retirement's current
+   * round: they answer no other.
+   */
   answeredBy: string[];
   /** Reviewer roles by step (1 first) and their statuses, in step order. */
   chain: ChainLink[];
@@ -189,6 +192,11 @@ const retirementNoticeQuery = preparedOnce((db: Executor) =>
       dueDate: retirements.due_date,
       amountSpent: retirements.amount_spent,
       round: retirements.submissions,
+      // Who answered a step of the current round: they answer no other (docs/decisions/0019).
+      answeredBy: sql<string[]>`ARRAY(SELECT ${retirementReviews.reviewer_id}::text
+        FROM ${retirementReviews} WHERE ${retirementReviews.retirement_id} = ${retirements.id}
+        AND ${retirementReviews.round} = ${retirements.submissions}
+        AND ${retirementReviews.status} <> 'pending' AND ${retirementReviews.reviewer_id} IS NOT NULL)`,
       // The current round's chain.
       chain: chainOf(
         retirementReviews,
@@ -241,7 +249,7 @@ export type WaitingStep = {
   role: string;
   /** The day (in `timeZone`) the step began waiting: submission, or the previous step's answer. */
   since: string;
-  /** Who answered a step of the request so far (none for a retirement): they answer no other. */
+  /** Who answered a step of the request, or of the retirement's round, so far: they answer no other. */
   answeredBy: string[];
 };
 
@@ -270,7 +278,8 @@ export async function findWaitingSteps(db: Executor, timeZone: string): Promise<
            to_char((GREATEST(COALESCE(t.submitted_at, t.created_at), (SELECT max(v.reviewed_at)
                      FROM ${retirementReviews} v WHERE v.retirement_id = t.id
                      AND v.round = t.submissions)) AT TIME ZONE ${timeZone})::date, 'YYYY-MM-DD'),
-           ARRAY[]::text[]
+           ARRAY(SELECT v.reviewer_id::text FROM ${retirementReviews} v WHERE v.retirement_id = t.id
+                 AND v.round = t.submissions AND v.status <> 'pending' AND v.reviewer_id IS NOT NULL)
     FROM ${retirements} t JOIN ${requests} q ON q.id = t.request_id
     WHERE t.status = 'on_progress' AND t.next_reviewer_role IS NOT NULL
     ORDER BY 10, 3`);

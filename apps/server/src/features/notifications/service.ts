@@ -83,8 +83,8 @@ function factsOf(notice: RequestNotice): RequestFacts {
 
 /**
  * E-mails for a request or retirement that reached `step` of its chain: every active user of the
- * organisation with that step's role, never the owner, nor (for a request) someone who already
- * answered a step of it, who may not answer another (docs/decisions/0019); at step 1 with
+ * organisation with that step's role, never the owner, nor someone who already answered a step of
+ * it (of a retirement: of its round), who may not answer another (docs/decisions/0019); at step 1 with
  * cascading_notification, every later step's reviewers too, told in advance
  * (docs/decisions/0011).
  */
@@ -113,9 +113,9 @@ async function reviewerNotices(
     roles,
     exceptUserId: options.ownerId,
   });
-  // One person answers one step of a request; delegation covers request steps only
-  // (docs/decisions/0019).
-  const answered = subject === 'request' ? new Set(notice.answeredBy) : new Set<string>();
+  // One person answers one step of a request or of a retirement's round; delegation covers
+  // request steps only (docs/decisions/0019).
+  const answered = new Set(notice.answeredBy);
   const delegates =
     subject === 'request'
       ? await delegatesToTell(context, tx, { notice, roles, ownerId: options.ownerId, answered })
@@ -453,8 +453,8 @@ export async function sendRetirementWarnings(
 
 /**
  * The daily reminder run: every reviewer with a step waiting more than 3 working days gets one
- * digest of all the steps waiting for them (never their own requests, nor a request with a step
- * they already answered), once per reviewer and day
+ * digest of all the steps waiting for them (never their own requests, nor a request or retirement
+ * round with a step they already answered), once per reviewer and day
  * however many processes run it (the key is reviewer + day). Answers how many were queued.
  */
 export async function sendReviewReminders(
@@ -477,7 +477,7 @@ export async function sendReviewReminders(
         step.organizationId === reviewer.organization_id &&
         step.role === reviewer.role &&
         step.ownerId !== reviewer.id &&
-        // One person answers one step of a request (docs/decisions/0019).
+        // One person answers one step of a request or retirement round (docs/decisions/0019).
         !step.answeredBy.includes(reviewer.id),
     );
     if (!mine.some((step) => isReviewLate(step.since, today))) continue;

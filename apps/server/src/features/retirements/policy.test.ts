@@ -9,13 +9,23 @@ import {
   canReviewRetirementStep,
   canSeeUserRetirements,
   canSubmitRetirement,
+  anotherRetirementStepRefusal,
   retirementReviewRefusal,
 } from './policy.ts';
 
 const owner = '00000000-0000-4000-8000-000000000001';
 const someone = '00000000-0000-4000-8000-000000000002';
 const retirement = { retirement_owner_id: owner };
-const financeStep = { reviewer_role: 'finance_officer' };
+const financeStep = { id: 'step-2', reviewer_role: 'finance_officer' };
+/** The round: step 1 answered by `someone` (then a secretary), step 2 (finance) waiting. */
+const answeredBySomeone = [
+  { id: 'step-1', status: 'approved', reviewer_id: someone },
+  { id: 'step-2', status: 'pending', reviewer_id: null },
+];
+const answeredByAThird = [
+  { id: 'step-1', status: 'approved', reviewer_id: '00000000-0000-4000-8000-000000000003' },
+  { id: 'step-2', status: 'pending', reviewer_id: null },
+];
 
 type Actor = 'owner' | 'other';
 const actor = (who: Actor, role: Role) => ({ id: who === 'owner' ? owner : someone, role });
@@ -39,7 +49,9 @@ describe('retirement policy: actor × action × retirement → allowed', () => {
     expect(canReadRetirement(user, retirement)).toBe(row.read);
     expect(canSubmitRetirement(user, retirement)).toBe(row.submit);
     expect(canRequestRetirementEdit(user, retirement)).toBe(row.requestEdit);
-    expect(canReviewRetirementStep(user, retirement, financeStep)).toBe(row.review);
+    expect(canReviewRetirementStep(user, retirement, financeStep, answeredByAThird)).toBe(
+      row.review,
+    );
     expect(canListAllRetirements(user)).toBe(row.listAll);
     expect(canAttachRetirement(user)).toBe(row.attach);
   });
@@ -72,6 +84,22 @@ describe('retirementReviewRefusal', () => {
     ],
     ['the owner with another role', owner, 'director', 'You cannot review your own retirement.'],
   ] as const)('%s → %s', (_name, id, role, refusal) => {
-    expect(retirementReviewRefusal({ id, role }, retirement, financeStep)).toBe(refusal);
+    expect(retirementReviewRefusal({ id, role }, retirement, financeStep, answeredByAThird)).toBe(
+      refusal,
+    );
+  });
+
+  it('someone who answered another step of the round, now holding this step’s role → refused', () => {
+    const nowFinance = { id: someone, role: 'finance_officer' as const };
+    expect(retirementReviewRefusal(nowFinance, retirement, financeStep, answeredBySomeone)).toBe(
+      anotherRetirementStepRefusal,
+    );
+    expect(canReviewRetirementStep(nowFinance, retirement, financeStep, answeredBySomeone)).toBe(
+      false,
+    );
+    // A step answered in an earlier round is no longer in the round passed in: it does not count.
+    expect(
+      retirementReviewRefusal(nowFinance, retirement, financeStep, answeredByAThird),
+    ).toBeNull();
   });
 });

@@ -1,6 +1,10 @@
 import { roleLabels, type Role } from '@imprest/domain/enums.ts';
 import { isAdmin, isFinance } from '@imprest/domain/permissions.ts';
-import { isReviewerRole } from '@imprest/domain/requests.ts';
+import {
+  hasAnsweredAnotherStep,
+  isReviewerRole,
+  type AnsweredStep,
+} from '@imprest/domain/requests.ts';
 
 /** What the retirement policies need to know of the user (always of the retirement's organisation). */
 export type PolicyActor = { id: string; role: Role };
@@ -36,15 +40,21 @@ export function canSeeUserRetirements(actor: PolicyActor, userId: string): boole
   return actor.id === userId || isAdmin(actor.role);
 }
 
+/** One person answers one step of a retirement's round (docs/decisions/0019). */
+export const anotherRetirementStepRefusal =
+  'You have already answered another step of this retirement; someone else must answer this one.';
+
 /**
  * Why a user may not answer a retirement's review step, or null when they may (decisions §9):
- * never the owner, and only a user whose role is the step's role. Whether it is the step's turn
- * is a state question the service answers with 409.
+ * never the owner, only a user whose role is the step's role, and never someone who answered
+ * another step of the same round (a reviewer whose position changed mid-round; docs/decisions/0019).
+ * Whether it is the step's turn is a state question the service answers with 409.
  */
 export function retirementReviewRefusal(
   actor: PolicyActor,
   retirement: OwnedRetirement,
-  review: { reviewer_role: string },
+  review: { id: string; reviewer_role: string },
+  round: readonly AnsweredStep[],
 ): string | null {
   if (actor.id === retirement.retirement_owner_id) return 'You cannot review your own retirement.';
   if (actor.role !== review.reviewer_role) {
@@ -53,6 +63,7 @@ export function retirementReviewRefusal(
       : review.reviewer_role;
     return `Only a ${label} can answer this review.`;
   }
+  if (hasAnsweredAnotherStep(round, actor.id, review.id)) return anotherRetirementStepRefusal;
   return null;
 }
 
@@ -60,7 +71,8 @@ export function retirementReviewRefusal(
 export function canReviewRetirementStep(
   actor: PolicyActor,
   retirement: OwnedRetirement,
-  review: { reviewer_role: string },
+  review: { id: string; reviewer_role: string },
+  round: readonly AnsweredStep[],
 ): boolean {
-  return retirementReviewRefusal(actor, retirement, review) === null;
+  return retirementReviewRefusal(actor, retirement, review, round) === null;
 }

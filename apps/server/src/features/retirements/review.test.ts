@@ -1,6 +1,8 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, like } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { retirementReviews, retirements } from '../../db/schema.ts';
+import { emailOutbox, retirementReviews, retirements } from '../../db/schema.ts';
+import { sendReviewReminders } from '../notifications/service.ts';
+import { anotherRetirementStepRefusal } from './policy.ts';
 import {
   buildStaffedOrganization,
   type StaffedOrganization,
@@ -355,5 +357,85 @@ describe('POST /retirement/request-edit and resubmission', () => {
       409,
       'Only a rejected retirement can be resubmitted.',
     );
+  });
+});
+
+describe('one person answers one step of a retirement round (docs/decisions/0019)', () => {
+  it('a finance officer made director after answering step 1 neither hears of nor answers step 3', async () => {
+    const moved = await buildStaffedOrganization(t.db, { name: 'Moved Org' });
+    // Group A (150,000,000 tzs and more): finance officer → executive secretary → director.
+    const attached = await buildRetirement(t.app, {
+      owner: moved.staff,
+      finance: moved.finance,
+      reviewers: [moved.finance, moved.secretary, moved.director],
+      budgetCode: moved.budget.code,
+      amount: 200_000_000,
+    });
+    const retirement = await submittedRetirement(t.app, moved.staff, attached, {
+      amount_spent: 150_000_000,
+    });
+    const first = await reviewedRetirement(t.app, moved.finance, retirement, 'approved');
+    const promoted = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/users',
+      headers: auth(moved.director),
+      payload: { user_id: moved.finance.id, role: 'director' },
+    });
+    expect(promoted.statusCode, promoted.body).toBe(200);
+    // A change of position ends the user's sessions: they sign in again as a director.
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/authenticate',
+      payload: { email: moved.finance.email, password: moved.finance.password },
+    });
+    expect(signIn.statusCode, signIn.body).toBe(200);
+    const nowDirector = { token: signIn.json().token as string };
+
+    const second = await reviewedRetirement(t.app, moved.secretary, first, 'approved');
+    const step3 = stepOf(second, 3);
+    expect(step3).toMatchObject({ reviewer_role: 'director', status: 'pending' });
+    // Step 3's "awaits your review" e-mail goes to the director, not to the promoted reviewer
+    // (notificationKey: retirement.<id>.round.<n>.<kind>.<step>.<user>).
+    const toldOfStep3 = await t.db
+      .select({ to: emailOutbox.to_address })
+      .from(emailOutbox)
+      .where(
+        and(
+          eq(emailOutbox.kind, 'review_requested'),
+          like(emailOutbox.idempotency_key, `retirement.${second.id}.round.1.review_requested.3.%`),
+          inArray(emailOutbox.to_address, [moved.director.email, moved.finance.email]),
+        ),
+      );
+    expect(toldOfStep3.map((row) => row.to)).toEqual([moved.director.email]);
+
+    await refusalChecker(t.db, moved.budget.id)(
+      second,
+      () =>
+        reviewRetirement(t.app, nowDirector, {
+          id: second.id,
+          review_id: step3.id,
+          status: 'approved',
+          comments: 'Approving my own step again',
+        }),
+      403,
+      anotherRetirementStepRefusal,
+    );
+
+    // Nor does the reminder digest list it for them once the step is late.
+    await sendReviewReminders(t.context, { today: '2099-01-05' });
+    const digests = await t.db
+      .select({ to: emailOutbox.to_address })
+      .from(emailOutbox)
+      .where(
+        and(
+          eq(emailOutbox.kind, 'review_reminder'),
+          inArray(emailOutbox.to_address, [moved.director.email, moved.finance.email]),
+        ),
+      );
+    expect(digests.map((row) => row.to)).toEqual([moved.director.email]);
+
+    // Someone else in the role answers it.
+    const done = await reviewedRetirement(t.app, moved.director, second, 'approved');
+    expect(done.status).toBe('approved');
   });
 });

@@ -338,7 +338,7 @@ export async function reviewRetirement(
         "This review does not belong to the retirement's current submission.",
       );
     }
-    const refusal = retirementReviewRefusal(actor, retirement, review);
+    const refusal = retirementReviewRefusal(actor, retirement, review, round);
     if (refusal) throw new AppError('forbidden', refusal);
     if (retirement.status !== 'on_progress')
       throw new AppError('conflict', 'This retirement no longer awaits review.');

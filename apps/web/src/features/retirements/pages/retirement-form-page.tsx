@@ -1,13 +1,14 @@
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
 import type { RetirementResponse } from '@imprest/domain/api/retirements.ts';
-import { retirementStatusLabels } from '@imprest/domain/enums.ts';
+import { roleLabels, retirementStatusLabels } from '@imprest/domain/enums.ts';
+import { hasAnsweredAnotherStep } from '@imprest/domain/requests.ts';
 import {
   currentRetirementRound,
   currentRetirementStep,
   retirementFormMode,
 } from '@imprest/domain/retirements.ts';
 import type { UserResponse } from '@imprest/domain/api/users.ts';
-import { Button, Card, Flex, Result, Skeleton, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Flex, Result, Skeleton, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { RequestLoadError } from '../../../components/request-load-error.tsx';
@@ -115,17 +116,18 @@ function RetirementFormView({ requestId }: { requestId: string }) {
 }
 
 /**
- * The review this user answers now, if any (spec §2, §4): the first pending step of the latest
- * submission of an on_progress retirement, when it is the user's role and the user has not
- * answered a step of that submission already. The owner never reviews (admin mode excludes them).
+ * The review step of an on_progress retirement that waits for this user's role (spec §2, §4): the
+ * first pending step of the latest submission. `isAnswerable` is false when the user answered
+ * another step of that submission already, in an earlier position (one person, one step;
+ * docs/decisions/0019); the server refuses that answer too. The owner never reviews (admin mode
+ * excludes them).
  */
-function reviewToAnswer(retirement: RetirementResponse, user: UserResponse) {
+function stepOfUser(retirement: RetirementResponse, user: UserResponse) {
   if (retirement.status !== 'on_progress') return undefined;
-  const hasReviewed = currentRetirementRound(retirement.reviews).some(
-    (review) => review.status !== 'pending' && review.reviewer_id === user.id,
-  );
   const pending = currentRetirementStep(retirement.reviews);
-  return !hasReviewed && pending?.reviewer_role === user.role ? pending : undefined;
+  if (pending?.reviewer_role !== user.role) return undefined;
+  const round = currentRetirementRound(retirement.reviews);
+  return { step: pending, isAnswerable: !hasAnsweredAnotherStep(round, user.id, pending.id) };
 }
 
 type RetirementContentProps = {
@@ -141,7 +143,8 @@ function RetirementContent({ request, retirement, onBack, onOutcome }: Retiremen
   const isMobile = useIsMobile();
   const isOwner = retirement.retirement_owner_id === user.id;
   const mode = retirementFormMode({ role: user.role, isOwner, status: retirement.status });
-  const pendingReview = mode === 'admin' ? reviewToAnswer(retirement, user) : undefined;
+  const userStep = mode === 'admin' ? stepOfUser(retirement, user) : undefined;
+  const pendingReview = userStep?.isAnswerable ? userStep.step : undefined;
   const canResubmit = isOwner && retirement.status === 'rejected';
 
   return (
@@ -190,6 +193,15 @@ function RetirementContent({ request, retirement, onBack, onOutcome }: Retiremen
       )}
 
       <RetirementReviews reviews={retirement.reviews} />
+
+      {userStep && !userStep.isAnswerable ? (
+        <Alert
+          type="info"
+          showIcon
+          title={`You have already answered another step of this retirement, so you cannot answer this one. Another ${roleLabels[user.role]} must answer it.`}
+          data-testid="another-step-notice"
+        />
+      ) : null}
 
       {pendingReview ? (
         <RetirementReviewPanel
