@@ -113,6 +113,24 @@ export async function resetPassword(
   context.events.endSessions(user.id);
 }
 
+/**
+ * Revokes every unspent reset and invitation link of a user, in the caller's transaction: a link
+ * sent to an address the user no longer has must not set their password, even by someone who
+ * guesses the new address (docs/decisions/0010).
+ */
+export async function revokeLinkTokens(tx: Executor, userId: string): Promise<void> {
+  await tx
+    .update(passwordResetTokens)
+    .set({ expires_at: sql`now()` })
+    .where(
+      and(
+        eq(passwordResetTokens.user_id, userId),
+        isNull(passwordResetTokens.used_at),
+        gt(passwordResetTokens.expires_at, sql`now()`),
+      ),
+    );
+}
+
 function invalidLink(): AppError {
   return new AppError(
     'bad_request',

@@ -206,6 +206,78 @@ describe('POST /users: invitations', () => {
     );
   });
 
+  it('correcting an invited user’s e-mail revokes the first link and invites the new address', async () => {
+    const created = await post(org.admin, person(63, { email: 'person63@imprt.test' }));
+    expect(created.statusCode).toBe(201);
+    const userId = created.json().users[0].id as string;
+    const [misaddressed] = await outboxTo('person63@imprt.test');
+    const oldToken = linkOf(misaddressed?.body ?? '').searchParams.get('token') ?? '';
+    const corrected = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/users',
+      headers: auth(org.admin),
+      payload: { user_id: userId, email: 'person63@import.test' },
+    });
+    expect(corrected.statusCode, corrected.body).toBe(200);
+    const accept = (token: string, email: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/forgot-password/validate',
+        payload: { token, email, password: 'a fine password' },
+      });
+    // Whoever got the misaddressed e-mail cannot use it, not even with the corrected address.
+    for (const email of ['person63@import.test', 'person63@imprt.test']) {
+      const refused = await accept(oldToken, email);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error).toBe(
+        'This reset link is invalid or has expired. Ask for a new one.',
+      );
+    }
+    const [invitation] = await outboxTo('person63@import.test');
+    expect(invitation).toMatchObject({
+      kind: 'invitation',
+      subject: 'You are invited to Test Org on Imprest',
+    });
+    const link = linkOf(invitation?.body ?? '');
+    expect(link.searchParams.get('email')).toBe('person63@import.test');
+    expect(
+      (await accept(link.searchParams.get('token') ?? '', 'person63@import.test')).statusCode,
+    ).toBe(200);
+  });
+
+  it('a new e-mail revokes a reset link sent to the old one and invites nobody who has a password', async () => {
+    const created = await post(org.admin, person(64, { password: 'a chosen password' }));
+    const userId = created.json().users[0].id as string;
+    const forgot = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/forgot-password',
+      payload: { email: 'person64@import.test' },
+    });
+    expect(forgot.statusCode).toBe(200);
+    const [reset] = await outboxTo('person64@import.test');
+    const token = linkOf(reset?.body ?? '').searchParams.get('token') ?? '';
+    const changed = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/users',
+      headers: auth(org.admin),
+      payload: { user_id: userId, email: 'person64@moved.test' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/forgot-password/validate',
+      payload: { token, email: 'person64@moved.test', password: 'a taken-over password' },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(await outboxTo('person64@moved.test')).toEqual([]);
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/authenticate',
+      payload: { email: 'person64@moved.test', password: 'a chosen password' },
+    });
+    expect(signIn.statusCode).toBe(200);
+  });
+
   it('refuses expired and forged invitations and changes nothing', async () => {
     await post(org.admin, person(61));
     const [email] = await outboxTo('person61@import.test');

@@ -21,6 +21,7 @@ import { hashPassword } from '../auth/passwords.ts';
 import { endSessionsOf } from '../auth/session.ts';
 import { endDelegationsOfUser } from '../delegations/service.ts';
 import { inviteUsers } from './invitations.ts';
+import { revokeLinkTokens } from '../auth/password-reset.ts';
 import {
   canChangeSettings,
   canChangeUserField,
@@ -274,6 +275,13 @@ export async function updateUser(
       };
       await updateUserRow(tx, target.id, applied);
       if (isNewPosition) await endSessionsOf(tx, target.id, 'position');
+      // A new e-mail revokes the links sent to the old one; someone still invited gets a fresh
+      // invitation at the new address (an admin correcting a mistyped address, docs/decisions/0010).
+      if (changes.email) {
+        await revokeLinkTokens(tx, target.id);
+        if (target.password_hash === null)
+          await inviteUsers(context, tx, { actor, users: [{ ...target, ...applied }] });
+      }
       const edited = changesBetween(target, { ...target, ...applied }, userAuditFields);
       if (edited) {
         await recordAudit(tx, {
