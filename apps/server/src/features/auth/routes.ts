@@ -16,6 +16,7 @@ import { errorResponses } from '../../lib/error-responses.ts';
 import { perAddress, rateLimits } from '../../lib/rate-limit.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.ts';
 import {
+  assertNotSetUp,
   authenticateUser,
   changeOwnPassword,
   needsSetup,
@@ -96,6 +97,8 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
           body: setupRequest,
           response: { 201: authResponse, ...errorResponses(400, 409, 429) },
         },
+        // Once set up, 409 whatever the body (decisions §1), before the body is validated.
+        preValidation: async () => assertNotSetUp(context),
       },
       async (request, reply) =>
         reply.status(201).send(await setupOrganization(context, request.body)),

@@ -106,6 +106,15 @@ export async function needsSetup(context: AppContext): Promise<boolean> {
 }
 
 /**
+ * `POST setup` answers 409 once any user exists (decisions §1), whatever its body: the route calls
+ * this before validating the body, and setupOrganization checks again under its lock. Also cheap:
+ * once set up, a call never costs a password check or an argon2 hash.
+ */
+export async function assertNotSetUp(context: AppContext): Promise<void> {
+  if (await hasAnyUser(context.db)) throw alreadySetUp();
+}
+
+/**
  * Creates the first organisation and its director, signed in; refused once any user exists
  * (decisions §1). The audit trail records the account's creation and the sign-in.
  */
@@ -114,8 +123,6 @@ export async function setupOrganization(
   input: SetupRequest,
 ): Promise<AuthResponse> {
   await assertPasswordAllowed(input.password);
-  // Cheap check first: once set up, a call never costs an argon2 hash (checked again under lock).
-  if (await hasAnyUser(context.db)) throw alreadySetUp();
   const passwordHash = await hashPassword(input.password);
   const created = await context.db.transaction(async (tx) => {
     // One set-up at a time, so two racing first-run forms cannot both succeed.

@@ -88,6 +88,12 @@ describe('first-run set-up', () => {
     });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ error: 'Imprest is already set up. Sign in instead.' });
+    // Whatever the body: an empty one, or a common password, is no reason to answer otherwise.
+    for (const payload of [{}, { ...body, password: 'password123' }]) {
+      const refused = await t.app.inject({ method: 'POST', url: '/api/v1/setup', payload });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toEqual({ error: 'Imprest is already set up. Sign in instead.' });
+    }
     expect(await t.db.$count(auditEvents)).toBe(2);
     const signIn = await t.app.inject({
       method: 'POST',
