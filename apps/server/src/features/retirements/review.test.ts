@@ -18,6 +18,7 @@ import {
   type RetirementBody,
 } from '../../../test/factories/retirements.ts';
 import { auth, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { recipientsOf } from '../../../test/outbox.ts';
 
 let t: TestApp;
 let org: StaffedOrganization;
@@ -396,17 +397,14 @@ describe('one person answers one step of a retirement round (docs/decisions/0019
     expect(step3).toMatchObject({ reviewer_role: 'director', status: 'pending' });
     // Step 3's "awaits your review" e-mail goes to the director, not to the promoted reviewer
     // (notificationKey: retirement.<id>.round.<n>.<kind>.<step>.<user>).
-    const toldOfStep3 = await t.db
-      .select({ to: emailOutbox.to_address })
-      .from(emailOutbox)
-      .where(
-        and(
-          eq(emailOutbox.kind, 'review_requested'),
-          like(emailOutbox.idempotency_key, `retirement.${second.id}.round.1.review_requested.3.%`),
-          inArray(emailOutbox.to_address, [moved.director.email, moved.finance.email]),
-        ),
-      );
-    expect(toldOfStep3.map((row) => row.to)).toEqual([moved.director.email]);
+    const people = inArray(emailOutbox.to_address, [moved.director.email, moved.finance.email]);
+    const toldOfStep3 = await recipientsOf(
+      t.db,
+      'review_requested',
+      like(emailOutbox.idempotency_key, `retirement.${second.id}.round.1.review_requested.3.%`),
+      people,
+    );
+    expect(toldOfStep3).toEqual([moved.director.email]);
 
     await refusalChecker(t.db, moved.budget.id)(
       second,
@@ -423,16 +421,7 @@ describe('one person answers one step of a retirement round (docs/decisions/0019
 
     // Nor does the reminder digest list it for them once the step is late.
     await sendReviewReminders(t.context, { today: '2099-01-05' });
-    const digests = await t.db
-      .select({ to: emailOutbox.to_address })
-      .from(emailOutbox)
-      .where(
-        and(
-          eq(emailOutbox.kind, 'review_reminder'),
-          inArray(emailOutbox.to_address, [moved.director.email, moved.finance.email]),
-        ),
-      );
-    expect(digests.map((row) => row.to)).toEqual([moved.director.email]);
+    expect(await recipientsOf(t.db, 'review_reminder', people)).toEqual([moved.director.email]);
 
     // Someone else in the role answers it.
     const done = await reviewedRetirement(t.app, moved.director, second, 'approved');
