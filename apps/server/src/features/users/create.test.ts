@@ -25,14 +25,17 @@ const person = (n: number, extra: object = {}) => ({
   ...extra,
 });
 
-function post(actor: { token: string }, payload: unknown) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/v1/users',
-    headers: auth(actor),
-    payload: payload as object,
-  });
+function send(method: 'POST' | 'PUT') {
+  return (actor: { token: string }, payload: unknown) =>
+    t.app.inject({
+      method,
+      url: '/api/v1/users',
+      headers: auth(actor),
+      payload: payload as object,
+    });
 }
+const post = send('POST');
+const put = send('PUT');
 
 const countUsers = async () => t.db.$count(users);
 const outboxTo = (address: string) =>
@@ -212,12 +215,7 @@ describe('POST /users: invitations', () => {
     const userId = created.json().users[0].id as string;
     const [misaddressed] = await outboxTo('person63@imprt.test');
     const oldToken = linkOf(misaddressed?.body ?? '').searchParams.get('token') ?? '';
-    const corrected = await t.app.inject({
-      method: 'PUT',
-      url: '/api/v1/users',
-      headers: auth(org.admin),
-      payload: { user_id: userId, email: 'person63@import.test' },
-    });
+    const corrected = await put(org.admin, { user_id: userId, email: 'person63@import.test' });
     expect(corrected.statusCode, corrected.body).toBe(200);
     const accept = (token: string, email: string) =>
       t.app.inject({
@@ -256,12 +254,7 @@ describe('POST /users: invitations', () => {
     expect(forgot.statusCode).toBe(200);
     const [reset] = await outboxTo('person64@import.test');
     const token = linkOf(reset?.body ?? '').searchParams.get('token') ?? '';
-    const changed = await t.app.inject({
-      method: 'PUT',
-      url: '/api/v1/users',
-      headers: auth(org.admin),
-      payload: { user_id: userId, email: 'person64@moved.test' },
-    });
+    const changed = await put(org.admin, { user_id: userId, email: 'person64@moved.test' });
     expect(changed.statusCode, changed.body).toBe(200);
     const refused = await t.app.inject({
       method: 'POST',
