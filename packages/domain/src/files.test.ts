@@ -19,6 +19,10 @@ describe('sanitizeFileName', () => {
     ['.hidden.pdf', 'hidden.pdf'],
     ['Café menu.png', 'Cafe_menu.png'],
     ['???', 'file'],
+    // Nothing safe before the extension: the extension stays, so the upload is still allowed.
+    ['фото.pdf', 'file.pdf'],
+    ['收据.JPG', 'file.JPG'],
+    ['_.pdf', 'file.pdf'],
   ])('%j → %j', (name, safe) => {
     expect(sanitizeFileName(name)).toBe(safe);
   });

@@ -99,14 +99,15 @@ const longestName = 120;
 /**
  * A file name made safe to store and to put in a URL: the last path segment, letters, digits, '.',
  * '-' and '_' kept, every other run of characters one '_', at most 120 characters with the
- * extension kept. 'Hotel receipt (May).PDF' → 'Hotel_receipt_May_.PDF'.
+ * extension kept. 'Hotel receipt (May).PDF' → 'Hotel_receipt_May_.PDF'; 'фото.pdf' → 'file.pdf'.
  */
 export function sanitizeFileName(fileName: string): string {
   const base = fileName.split(/[\\/]/).pop() ?? '';
-  let safe = base
-    .normalize('NFKD')
-    .replace(/[^A-Za-z0-9._-]+/g, '_')
-    .replace(/^[._]+/, '');
+  const replaced = base.normalize('NFKD').replace(/[^A-Za-z0-9._-]+/g, '_');
+  let safe = replaced.replace(/^[._]+/, '');
+  // A name with nothing safe before its extension ('фото.pdf' → '_.pdf') keeps the extension.
+  if (fileExtension(replaced) && !fileExtension(safe))
+    safe = `file.${replaced.slice(replaced.lastIndexOf('.') + 1)}`;
   if (safe.length > longestName) {
     const extension = fileExtension(safe);
     const keep = longestName - (extension ? extension.length + 1 : 0);

@@ -1,0 +1,32 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileExtension } from '@imprest/domain/files.ts';
+import { genuineFile, postFile, presignPost } from '../../../test/factories/files.ts';
+import {
+  buildStaffedOrganization,
+  type StaffedOrganization,
+} from '../../../test/factories/organizations.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers.ts';
+
+// A receipt whose name is not in Latin letters (a phone's "фото.pdf", "收据.pdf") keeps its
+// extension in the stored name, so its upload is accepted; it used to be stored as "pdf" and its
+// upload refused with a 400 about a ". extension".
+
+let t: TestApp;
+let org: StaffedOrganization;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  org = await buildStaffedOrganization(t.db, { name: 'Names Org' });
+});
+
+describe('a receipt named in a non-Latin script', () => {
+  it.each(['фото.pdf', '收据.pdf', '_.pdf'])(
+    'keeps the extension of %s in the stored name and accepts the genuine file',
+    async (name) => {
+      const post = await presignPost(t.app, org.staff, name);
+      expect(fileExtension(post.file_name)).toBe('pdf');
+      const response = await postFile(t.app, post, genuineFile('x.pdf', 'receipt'), name);
+      expect(response.statusCode, response.body).toBe(204);
+    },
+  );
+});
