@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { auditActions, auditObjectTypes } from '../audit.ts';
-import { isCalendarDayText, isoDateTime } from './common.ts';
+import { isCalendarDayText, isoDateTime, storableText } from './common.ts';
 
 /** Events a page of the audit trail holds by default, and at most. */
 export const auditPageSize = 50;
@@ -29,7 +29,7 @@ const auditFilters = {
   object_type: z
     .enum(auditObjectTypes, { message: 'object_type is not a kind of object of the audit trail' })
     .optional(),
-  object_id: z.string().trim().min(1).max(100).optional(),
+  object_id: storableText().trim().min(1).max(100).optional(),
   from: day.optional(),
   to: day.optional(),
 };
@@ -79,7 +79,8 @@ export const auditHistoryParams = z.object({
   object_type: z.enum(['request', 'budget', 'user'], {
     message: 'object_type must be request, budget or user',
   }),
-  object_id: z.uuid({ message: 'object_id must be a UUID' }),
+  // The trail stores ids as text in lower case: an upper-case id reads the same history.
+  object_id: z.uuid({ message: 'object_id must be a UUID' }).transform((id) => id.toLowerCase()),
 });
 export type AuditHistoryParams = z.infer<typeof auditHistoryParams>;
 

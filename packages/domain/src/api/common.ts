@@ -53,7 +53,8 @@ export const idParam = z.object({ id: z.uuid({ message: 'id must be a UUID' }) }
  * 30 February and moves it to 2 March, so the day must come back unchanged.
  */
 export function isCalendarDayText(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  // Year 0000 is no year of the calendar (1 BC precedes AD 1), and PostgreSQL refuses it.
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || value.startsWith('0000')) return false;
   const time = Date.parse(`${value}T00:00:00Z`);
   return !Number.isNaN(time) && new Date(time).toISOString().startsWith(value);
 }
