@@ -22,7 +22,15 @@ export const amountTooLarge = `Amounts can be at most ${maxAmountText}`;
  * fraction under a millionth of a cent through, and 1e-9 was stored as 0).
  */
 export function hasCents(value: number): boolean {
-  return /^-?\d+(\.\d{1,2})?$/.test(String(value));
+  return hasAtMostDecimals(value, 2);
+}
+
+/**
+ * Whether a number's shortest decimal form has at most `decimals` digits after the point (see
+ * hasCents): exact for every number of at most 15 significant digits, as amounts and rates are.
+ */
+export function hasAtMostDecimals(value: number, decimals: number): boolean {
+  return new RegExp(`^-?\\d+(\\.\\d{1,${decimals}})?$`).test(String(value));
 }
 
 /** A positive amount in major units with at most two decimals. */

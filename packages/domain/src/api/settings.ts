@@ -6,6 +6,7 @@ import {
   maxExchangeRate,
   minExchangeRate,
 } from '../exchange-rates.ts';
+import { hasAtMostDecimals } from '../money.ts';
 import { isoDateTime, pageQuery } from './common.ts';
 
 const rate = z
@@ -13,9 +14,7 @@ const rate = z
   .min(minExchangeRate, exchangeRateRangeMessage)
   .max(maxExchangeRate, exchangeRateRangeMessage)
   .refine(
-    (value) =>
-      Math.round(value * 10 ** exchangeRateDecimals) ===
-      Number((value * 10 ** exchangeRateDecimals).toFixed(3)),
+    (value) => hasAtMostDecimals(value, exchangeRateDecimals),
     `Rates may have at most ${exchangeRateDecimals} decimals`,
   );
 
