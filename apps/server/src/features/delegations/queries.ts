@@ -8,6 +8,7 @@ import {
   eq,
   gt,
   gte,
+  inArray,
   isNotNull,
   isNull,
   lt,
@@ -44,21 +45,24 @@ const personColumns = {
 };
 
 /**
- * A user of an organisation (deactivated too, so the rules can say so), locked for the rest of
- * the transaction when `forUpdate`: creations for one delegator take turns on it, so two at once
- * cannot both pass the overlap check. FOR NO KEY UPDATE leaves rows that merely reference the user
- * (reviews, sessions) free to be written meanwhile.
+ * The users of an organisation with these ids (deactivated too, so the rules can say so), each
+ * locked for the rest of the transaction, taken in id order so two transactions locking the same
+ * two people cannot deadlock. A creation holds its delegator (creations for one delegator take
+ * turns, so two at once cannot both pass the overlap check) and its delegate (a change of the
+ * delegate's position waits for it, then ends the delegation it created; docs/decisions/0019).
+ * FOR NO KEY UPDATE leaves rows that merely reference the users (reviews, sessions) free to be
+ * written meanwhile.
  */
-export async function findPerson(
+export async function lockPeople(
   db: Executor,
-  options: { organizationId: string; id: string; forUpdate?: boolean },
-): Promise<DelegationPersonRow | undefined> {
-  const query = db
+  options: { organizationId: string; ids: string[] },
+): Promise<DelegationPersonRow[]> {
+  return db
     .select(personColumns)
     .from(users)
-    .where(and(eq(users.id, options.id), eq(users.organization_id, options.organizationId)));
-  const [row] = options.forUpdate ? await query.for('no key update') : await query;
-  return row;
+    .where(and(inArray(users.id, options.ids), eq(users.organization_id, options.organizationId)))
+    .orderBy(users.id)
+    .for('no key update');
 }
 
 /** A delegator's delegations not ended early whose last day is `today` or later. */

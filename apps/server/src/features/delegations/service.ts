@@ -29,7 +29,7 @@ import { presentDelegation } from './presenter.ts';
 import {
   findDelegation,
   findLiveDelegationsOf,
-  findPerson,
+  lockPeople,
   insertDelegation,
   listDelegationPage,
   lockDelegation,
@@ -80,11 +80,15 @@ export async function createDelegation(
   if (periodProblem) throw new AppError('bad_request', periodProblem);
 
   const id = await context.db.transaction(async (tx) => {
-    const delegator = await findPerson(tx, { organizationId, id: delegatorId, forUpdate: true });
+    const people = await lockPeople(tx, {
+      organizationId,
+      ids: [delegatorId, input.delegate_id],
+    });
+    const delegator = people.find((person) => person.id === delegatorId);
     if (!delegator) throw new AppError('not_found', userNotFound);
     const delegatorRefusal = delegatorProblem(delegator);
     if (delegatorRefusal) throw new AppError('bad_request', delegatorRefusal);
-    const delegate = await findPerson(tx, { organizationId, id: input.delegate_id });
+    const delegate = people.find((person) => person.id === input.delegate_id);
     if (!delegate) throw new AppError('not_found', userNotFound);
     const delegateRefusal = delegateProblem(delegate, delegator);
     if (delegateRefusal) throw new AppError('bad_request', delegateRefusal);
