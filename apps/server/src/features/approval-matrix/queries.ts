@@ -52,14 +52,21 @@ export function approvalMatrixFrom(
   }));
 }
 
-/** Replaces an organisation's rows; call inside a transaction. */
+/**
+ * Takes the organisation's matrix for the rest of the transaction, before reading it: one save
+ * per organisation at a time, so two racing saves cannot leave both sets behind, and each reads
+ * (and records as its "before") the matrix the other saved.
+ */
+export async function lockMatrix(tx: Executor, organizationId: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(727003, hashtext(${organizationId}))`);
+}
+
+/** Replaces an organisation's rows; call inside a transaction holding lockMatrix. */
 export async function replaceMatrixRows(
   tx: Executor,
   organizationId: string,
   rows: ApprovalMatrixRow[],
 ): Promise<void> {
-  // One replacement per organisation at a time, so two racing saves cannot leave both sets behind.
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(727003, hashtext(${organizationId}))`);
   await tx.delete(approvalMatrixRows).where(eq(approvalMatrixRows.organization_id, organizationId));
   await tx.insert(approvalMatrixRows).values(
     rows.map((row) => ({

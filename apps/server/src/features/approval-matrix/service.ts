@@ -7,7 +7,7 @@ import { recordAudit } from '../audit/record.ts';
 import { AppError } from '../../lib/errors.ts';
 import { canReadApprovalMatrix, canReplaceApprovalMatrix } from './policy.ts';
 import { presentApprovalMatrix } from './presenter.ts';
-import { findMatrixRows, replaceMatrixRows } from './queries.ts';
+import { approvalMatrixFrom, findMatrixRows, lockMatrix, replaceMatrixRows } from './queries.ts';
 
 /** The organisation's approval matrix; the default one while none is saved (decisions §3). */
 export async function getApprovalMatrix(
@@ -20,29 +20,55 @@ export async function getApprovalMatrix(
   return presentApprovalMatrix(await findMatrixRows(context.db, actor.organization_id));
 }
 
+/** A matrix's rows in a fixed shape, to tell whether a save changes anything. */
+function rowsKey(rows: ApprovalMatrixRow[]): string {
+  return JSON.stringify(
+    rows.map((row) => [
+      row.start_value,
+      row.end_value,
+      row.description,
+      row.user_role,
+      row.cascading_notification,
+    ]),
+  );
+}
+
 /**
- * Replaces the approval matrix in one transaction (director). The rows were checked to cover
- * [0, ∞) once by the request schema; requests already submitted keep their reviewer chain.
+ * Replaces the approval matrix in one transaction (director) holding the organisation's matrix
+ * lock from before its first read. The rows were checked to cover [0, ∞) once by the request
+ * schema; requests already submitted keep their reviewer chain. Saving the saved rows again writes
+ * nothing (docs/decisions/0019); the audit event records the rows before → after, without the row
+ * ids every save renews.
  */
 export async function replaceApprovalMatrix(
   context: AppContext,
   options: { actor: Actor; rows: ApprovalMatrixRow[] },
 ): Promise<ApprovalMatrixResponse> {
   const { actor } = options;
+  const organizationId = actor.organization_id;
   if (!canReplaceApprovalMatrix(actor))
     throw new AppError('forbidden', 'Only a director can change the approval matrix.');
-  await context.db.transaction(async (tx) => {
-    const before = presentApprovalMatrix(await findMatrixRows(tx, actor.organization_id));
-    await replaceMatrixRows(tx, actor.organization_id, sortedRows(options.rows));
-    const after = presentApprovalMatrix(await findMatrixRows(tx, actor.organization_id));
+  const saved = await context.db.transaction(async (tx) => {
+    await lockMatrix(tx, organizationId);
+    const records = await findMatrixRows(tx, organizationId);
+    const before = approvalMatrixFrom(records);
+    const rows = sortedRows(options.rows);
+    if (records.length > 0 && rowsKey(before) === rowsKey(rows)) return records;
+    await replaceMatrixRows(tx, organizationId, rows);
+    const after = await findMatrixRows(tx, organizationId);
     await recordAudit(tx, {
-      organizationId: actor.organization_id,
+      organizationId,
       actor,
       action: 'approval_matrix.updated',
       objectType: 'approval_matrix',
       objectId: null,
-      changes: changesBetween<Record<string, unknown>>(before, after, ['rows']),
+      changes: changesBetween<Record<string, unknown>>(
+        { rows: before },
+        { rows: approvalMatrixFrom(after) },
+        ['rows'],
+      ),
     });
+    return after;
   });
-  return presentApprovalMatrix(await findMatrixRows(context.db, actor.organization_id));
+  return presentApprovalMatrix(saved);
 }
