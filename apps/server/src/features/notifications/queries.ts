@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import {
@@ -181,6 +181,16 @@ export type RetirementNotice = RequestNotice & {
   round: number;
 };
 
+/**
+ * Who answered a step of a retirement's round, as ids: they answer no other step of it
+ * (docs/decisions/0019).
+ */
+function answeredInRound(retirementId: SQLWrapper, round: SQLWrapper) {
+  return sql<string[]>`ARRAY(SELECT a.reviewer_id::text FROM ${retirementReviews} a
+    WHERE a.retirement_id = ${retirementId} AND a.round = ${round}
+      AND a.status <> 'pending' AND a.reviewer_id IS NOT NULL)`;
+}
+
 /** The statement of findRetirementNotice, prepared as requestNoticeQuery is. */
 const retirementNoticeQuery = preparedOnce((db: Executor) =>
   db
@@ -192,11 +202,7 @@ const retirementNoticeQuery = preparedOnce((db: Executor) =>
       dueDate: retirements.due_date,
       amountSpent: retirements.amount_spent,
       round: retirements.submissions,
-      // Who answered a step of the current round: they answer no other (docs/decisions/0019).
-      answeredBy: sql<string[]>`ARRAY(SELECT ${retirementReviews.reviewer_id}::text
-        FROM ${retirementReviews} WHERE ${retirementReviews.retirement_id} = ${retirements.id}
-        AND ${retirementReviews.round} = ${retirements.submissions}
-        AND ${retirementReviews.status} <> 'pending' AND ${retirementReviews.reviewer_id} IS NOT NULL)`,
+      answeredBy: answeredInRound(retirements.id, retirements.submissions),
       // The current round's chain.
       chain: chainOf(
         retirementReviews,
@@ -278,8 +284,7 @@ export async function findWaitingSteps(db: Executor, timeZone: string): Promise<
            to_char((GREATEST(COALESCE(t.submitted_at, t.created_at), (SELECT max(v.reviewed_at)
                      FROM ${retirementReviews} v WHERE v.retirement_id = t.id
                      AND v.round = t.submissions)) AT TIME ZONE ${timeZone})::date, 'YYYY-MM-DD'),
-           ARRAY(SELECT v.reviewer_id::text FROM ${retirementReviews} v WHERE v.retirement_id = t.id
-                 AND v.round = t.submissions AND v.status <> 'pending' AND v.reviewer_id IS NOT NULL)
+           ${answeredInRound(sql`t.id`, sql`t.submissions`)}
     FROM ${retirements} t JOIN ${requests} q ON q.id = t.request_id
     WHERE t.status = 'on_progress' AND t.next_reviewer_role IS NOT NULL
     ORDER BY 10, 3`);
