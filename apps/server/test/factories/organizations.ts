@@ -1,6 +1,12 @@
 import type { Database } from '../../src/db/client.ts';
 import type { BudgetRow } from '../../src/features/budgets/ledger.ts';
-import { buildOrganization, buildUser, type TestUser } from '../helpers.ts';
+import {
+  buildOrganization,
+  buildUser,
+  createTestApp,
+  type TestApp,
+  type TestUser,
+} from '../helpers.ts';
 import { buildBudget } from './budgets.ts';
 
 /** An organisation with one person in each part a request's life needs, and a budget. */
@@ -53,4 +59,15 @@ export async function buildStaffedOrganization(
       amount: options.budgetAmount ?? 1_000_000_000,
     }),
   };
+}
+
+/**
+ * A fresh app and a StaffedOrganization on its database: what most API test files build first,
+ * in their beforeAll (the app is closed after the file, as createTestApp's is).
+ */
+export async function appWithStaffedOrganization(
+  options: Parameters<typeof buildStaffedOrganization>[1] = {},
+): Promise<{ t: TestApp; org: StaffedOrganization }> {
+  const t = await createTestApp();
+  return { t, org: await buildStaffedOrganization(t.db, options) };
 }

@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../db/schema.ts';
-import { buildStaffedOrganization } from '../../../test/factories/organizations.ts';
-import { auth, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { appWithStaffedOrganization } from '../../../test/factories/organizations.ts';
+import { auth, type TestApp, type TestUser } from '../../../test/helpers.ts';
 
 // What a save of the approval matrix records (docs/decisions/0019): nothing when it changes
 // nothing, and, when two saves race, each the change it made (the later starts from the earlier).
@@ -12,8 +12,10 @@ let organizationId: string;
 let director: TestUser;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  ({ organizationId, director } = await buildStaffedOrganization(t.db));
+  ({
+    t,
+    org: { organizationId, director },
+  } = await appWithStaffedOrganization());
 });
 
 const url = '/api/v1/approval-matrix';

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildStaffedOrganization,
+  appWithStaffedOrganization,
   type StaffedOrganization,
 } from '../../../test/factories/organizations.ts';
-import { auth, createTestApp, type TestApp } from '../../../test/helpers.ts';
+import { auth, type TestApp } from '../../../test/helpers.ts';
 
 // What the audit trail's calls accept: the download refuses what the page refuses, before its
 // spreadsheet starts (a value PostgreSQL cannot take used to break the file off mid-stream), and
@@ -13,8 +13,7 @@ let t: TestApp;
 let org: StaffedOrganization;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  org = await buildStaffedOrganization(t.db, { name: 'Audit Inputs Org' });
+  ({ t, org } = await appWithStaffedOrganization({ name: 'Audit Inputs Org' }));
   const restricted = await t.app.inject({
     method: 'POST',
     url: '/api/v1/users/restrict',

@@ -2,10 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { fileExtension } from '@imprest/domain/files.ts';
 import { genuineFile, postFile, presignPost } from '../../../test/factories/files.ts';
 import {
-  buildStaffedOrganization,
+  appWithStaffedOrganization,
   type StaffedOrganization,
 } from '../../../test/factories/organizations.ts';
-import { createTestApp, type TestApp } from '../../../test/helpers.ts';
+import type { TestApp } from '../../../test/helpers.ts';
 
 // A receipt whose name is not in Latin letters (a phone's "фото.pdf", "收据.pdf") keeps its
 // extension in the stored name, so its upload is accepted; it used to be stored as "pdf" and its
@@ -15,8 +15,7 @@ let t: TestApp;
 let org: StaffedOrganization;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  org = await buildStaffedOrganization(t.db, { name: 'Names Org' });
+  ({ t, org } = await appWithStaffedOrganization({ name: 'Names Org' }));
 });
 
 describe('a receipt named in a non-Latin script', () => {

@@ -1,13 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildStaffedOrganization } from '../../../test/factories/organizations.ts';
-import { auth, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { appWithStaffedOrganization } from '../../../test/factories/organizations.ts';
+import { auth, type TestApp, type TestUser } from '../../../test/helpers.ts';
 
 let t: TestApp;
 let finance: TestUser;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  ({ finance } = await buildStaffedOrganization(t.db));
+  ({
+    t,
+    org: { finance },
+  } = await appWithStaffedOrganization());
 });
 
 const url = '/api/v1/settings/exchange-rates';
