@@ -2,7 +2,15 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { messages } from '@imprest/domain/messages.ts';
 import { todayIn } from '@imprest/domain/requests.ts';
 import ExcelJS from 'exceljs';
-import { apiToken, expectNoSidewaysScroll, phone, settle, shot, signIn } from './support.ts';
+import {
+  apiToken,
+  expectNoSidewaysScroll,
+  expectUnclipped,
+  phone,
+  settle,
+  shot,
+  signIn,
+} from './support.ts';
 
 const finance = 'finance@example.com';
 const staff = 'staff@example.com';
@@ -390,6 +398,8 @@ test.describe('at 375 px', () => {
     await expect(table.getByRole('row', { name: /6105/ })).toBeVisible();
     await expect(table.getByRole('button', { name: 'View Budget' })).toHaveCount(0);
     await expectNoSidewaysScroll(page);
+    // Name, code and amount are read without scrolling the table.
+    await expectUnclipped(table.getByRole('row', { name: /6105/ }).getByRole('cell').nth(2));
     await shot(page, 'budget-list-375');
 
     // Spec §2: on mobile the row click is the action.

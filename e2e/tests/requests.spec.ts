@@ -7,6 +7,7 @@ import {
   createRequest,
   desktop,
   expectNoSidewaysScroll,
+  expectUnclipped,
   expectOnLastPage,
   pageOf,
   phone,
@@ -302,6 +303,8 @@ test('the requests list, search and form at 375 px', async ({ page, request }) =
   await page.getByLabel('Search requests').fill('kits');
   await expect(page.getByTestId('request-row')).toHaveCount(1);
   await expectNoSidewaysScroll(page);
+  // Name, amount and status share the phone's width: the status is read without scrolling.
+  await expectUnclipped(page.getByTestId('request-row').locator('.ant-tag'));
   await shot(page, 'requests-list-375');
   // A purpose is found by the label people read, not only by its key ('accomodation').
   await page.getByLabel('Search requests').fill('Accommodation');

@@ -8,6 +8,7 @@ import {
   createRequest,
   desktop,
   expectNoSidewaysScroll,
+  expectUnclipped,
   minimalPdf,
   onePixelPng,
   pageOf,
@@ -407,6 +408,7 @@ test('the retirements list: search, status filter, staff and admin mode, at 375 
   await page.goto('/dashboard/retirements');
   await expect(rows.first()).toBeVisible();
   await expectNoSidewaysScroll(page);
+  await expectUnclipped(rows.locator('.ant-tag'));
   await shot(page, 'retirements-list-375');
   await page.getByLabel('Search retirements').fill(hotel.approvalNumber);
   await expect(rows).toHaveCount(1);

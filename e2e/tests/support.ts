@@ -175,6 +175,23 @@ export async function expectNoSidewaysScroll(page: Page): Promise<void> {
     .toBeLessThanOrEqual(page.viewportSize()?.width ?? 0);
 }
 
+/**
+ * Expects each of `cells` to show whole, not cut off by its table's sideways scroll: on a phone a
+ * row's amount and status must be read without scrolling the table.
+ */
+export async function expectUnclipped(cells: Locator): Promise<void> {
+  for (const cell of await cells.all()) {
+    const overhang = await cell.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      const frame = (
+        element.closest('.ant-table-content') ?? document.documentElement
+      ).getBoundingClientRect();
+      return Math.max(frame.left - box.left, box.right - frame.right);
+    });
+    expect(overhang, `"${await cell.innerText()}" shows whole`).toBeLessThanOrEqual(0.5);
+  }
+}
+
 export type RequestBody = {
   purpose: string;
   mode_of_service: string | null;

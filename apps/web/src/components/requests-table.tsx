@@ -69,7 +69,7 @@ export function RequestsTable<Row extends RequestsTableRow>({
                 fontSize: 12,
                 color: 'var(--text-secondary)',
                 // On phones the mark wraps under the name, so amount and status stay in view.
-                ...(isMobile ? { maxWidth: 150, whiteSpace: 'normal' } : {}),
+                ...(isMobile ? { maxWidth: '6rem', whiteSpace: 'normal' } : {}),
               }}
               data-testid="name-mark"
             >

@@ -41,13 +41,7 @@ export function BudgetTable({
       key: 'name',
       // Phones wrap long names so that CODE and AMOUNT stay in view; the table scrolls for the rest.
       render: (name: string, budget) =>
-        isMobile ? (
-          <span style={{ display: 'block', minWidth: 120, maxWidth: 150 }}>
-            <RowOpenButton onOpen={() => openBudget(budget)}>{name}</RowOpenButton>
-          </span>
-        ) : (
-          name
-        ),
+        isMobile ? <RowOpenButton onOpen={() => openBudget(budget)}>{name}</RowOpenButton> : name,
     },
     { title: 'CODE', dataIndex: 'code', key: 'code' },
     {

@@ -70,7 +70,8 @@ export function RetirementsTable({
         formatAmount(retirement.amount_requested, retirement.amount_currency),
     },
     {
-      title: 'AMOUNT SPENT',
+      // On phones the title takes two lines, so the status beside it stays in view at 375 px.
+      title: isMobile ? <span className="table-title-wrap">AMOUNT SPENT</span> : 'AMOUNT SPENT',
       key: 'amount_spent',
       align: 'right',
       render: (_value, retirement) =>
