@@ -429,9 +429,27 @@ test('the approval matrix: everyone reads it, the director edits it', async ({ p
   await expect(page).toHaveURL(/\/dashboard\/approval-object$/);
   await expect(page.getByTestId('approval-row')).toHaveCount(2);
   const firstRow = page.getByTestId('approval-row').first();
+  const saves: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'PUT' && request.url().includes('/api/v1/approval-matrix'))
+      saves.push(request.url());
+  });
+  // A reviewer role once per row (the shared rule): the form says so at the field, sends nothing.
+  const second = async (role: string) => {
+    await firstRow.getByLabel('Second Reviewer').click();
+    await page.locator('.ant-select-dropdown:visible').getByTitle(role, { exact: true }).click();
+  };
+  const onceARow = firstRow.getByText('A reviewer role may appear only once in a row');
+  await second('Finance Officer');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(onceARow).toBeVisible();
+  await second('Executive Secretary');
+  await expect(onceARow).toHaveCount(0);
+  expect(saves).toEqual([]);
   await firstRow.getByLabel('Description').fill('Group B (small amounts)');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page).toHaveURL(/\/dashboard\/approval-matrix$/);
+  expect(saves).toHaveLength(1);
   await expect(page.getByText('Group B (small amounts)')).toBeVisible();
   await shot(page, 'approval-matrix-1280');
 

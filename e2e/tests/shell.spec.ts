@@ -26,6 +26,22 @@ test('a wrong password shows Invalid credentials and stays on sign-in', async ({
   await shot(page, 'sign-in-invalid');
 });
 
+test('forgot password: a mistyped address says Invalid Email address and sends nothing', async ({
+  page,
+}) => {
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().includes('/api/')) sent.push(request.url());
+  });
+  await page.goto('/reset-password');
+  await page.getByLabel('Email').fill('asha.example.com');
+  await page.getByRole('button', { name: 'Send Reset Link' }).click();
+  // Spec §2 and §8: the failure alert, also when the form refuses the address before sending.
+  await expect(page.getByRole('alert').filter({ hasText: 'Invalid Email address' })).toBeVisible();
+  await expect(page.getByText('Enter a valid e-mail address')).toBeVisible();
+  expect(sent).toEqual([]);
+});
+
 for (const account of accounts) {
   test(`${account.role} sees the menu and mode switcher their permissions allow`, async ({
     page,

@@ -141,6 +141,10 @@ test('an admin imports 50 users from a CSV, fixes the 2 bad rows, and finds them
     await expect(table.getByRole('row', { name: new RegExp(`Bulk ${run} 06`) })).toContainText(
       'Stem Kits',
     );
+    // Spec §9: 10 a page; no size changer at 50 rows (it shows above 50).
+    await expect(table.locator('tbody tr.ant-table-row')).toHaveCount(10);
+    await expect(page.locator('.ant-pagination-item')).toHaveCount(5);
+    await expect(page.locator('.ant-pagination-options')).toHaveCount(0);
     await page.getByRole('checkbox', { name: 'Only rows to fix' }).check();
     await expect(table.locator('tbody tr.csv-row-bad')).toHaveCount(2);
     await expect(table.getByRole('row', { name: /17-at-example\.org/ })).toContainText(

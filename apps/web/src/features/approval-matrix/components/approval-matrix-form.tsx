@@ -1,10 +1,9 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import type { ApprovalMatrixRowResponse } from '@imprest/domain/api/approval-matrix.ts';
 import {
-  approvalMatrixProblem,
-  sortedRows,
-  type ApprovalMatrixRow,
-} from '@imprest/domain/approval-matrix.ts';
+  updateApprovalMatrixRequest,
+  type ApprovalMatrixRowResponse,
+} from '@imprest/domain/api/approval-matrix.ts';
+import { sortedRows, type ApprovalMatrixRow } from '@imprest/domain/approval-matrix.ts';
 import { parseTypedAmount } from '@imprest/domain/budgets.ts';
 import { roleLabels } from '@imprest/domain/enums.ts';
 import { reviewerHierarchy, type ReviewerRole } from '@imprest/domain/requests.ts';
@@ -56,6 +55,27 @@ function rowsOf(values: MatrixFormValues): ApprovalMatrixRow[] {
   }));
 }
 
+/** A refusal of the shared schema in words, with the row it concerns when it concerns one. */
+function problemOf(issue: { message: string; path: PropertyKey[] } | undefined): string {
+  if (!issue) return saveFailed;
+  const [, row] = issue.path;
+  return typeof row === 'number' ? `Row ${row + 1}: ${issue.message}` : issue.message;
+}
+
+/** A reviewer chosen at an earlier step of the same row (the shared rule: once per row). */
+const notChosenBefore =
+  (row: number, position: number) =>
+  ({ getFieldValue }: { getFieldValue: (name: (string | number)[]) => unknown }) => ({
+    validator(_rule: unknown, value: ReviewerRole | undefined) {
+      const chosen = (getFieldValue(['rows', row, 'reviewers']) ?? []) as (
+        ReviewerRole | undefined
+      )[];
+      return value && chosen.slice(0, position).includes(value)
+        ? Promise.reject(new Error('A reviewer role may appear only once in a row'))
+        : Promise.resolve();
+    },
+  });
+
 const roleOptions = reviewerHierarchy.map((role) => ({ value: role, label: roleLabels[role] }));
 
 type ApprovalMatrixFormProps = {
@@ -72,10 +92,10 @@ export function ApprovalMatrixForm({ rows, onCancel, onSaved }: ApprovalMatrixFo
 
   function handleFinish(values: MatrixFormValues) {
     const next = rowsOf(values);
-    const found = approvalMatrixProblem(next);
-    setProblem(found);
-    if (found) return;
-    update.mutate({ rows: next }, { onSuccess: onSaved });
+    // The rules the server applies (packages/domain), so a refused matrix is never sent.
+    const parsed = updateApprovalMatrixRequest.safeParse({ rows: next });
+    setProblem(parsed.success ? null : problemOf(parsed.error.issues[0]));
+    if (parsed.success) update.mutate({ rows: next }, { onSuccess: onSaved });
   }
 
   return (
@@ -149,7 +169,7 @@ export function ApprovalMatrixForm({ rows, onCancel, onSaved }: ApprovalMatrixFo
                         rules={
                           position === 0
                             ? [{ required: true, message: 'Choose the first reviewer' }]
-                            : []
+                            : [notChosenBefore(field.name, position)]
                         }
                       >
                         <Select<ReviewerRole>

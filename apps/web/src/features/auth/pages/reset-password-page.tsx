@@ -1,5 +1,6 @@
 import { email } from '@imprest/domain/api/common.ts';
 import { Alert, Button, Flex, Form, Input, Typography } from 'antd';
+import { useState } from 'react';
 import { useGoBack } from '../../../lib/use-go-back.ts';
 import { zodRule } from '../../../lib/zod-rule.ts';
 import { paths } from '../../../paths.ts';
@@ -13,8 +14,12 @@ export function ResetPasswordPage() {
   // Back one page when the app has history, else to sign in.
   const handleBack = useGoBack(paths.signIn.getHref());
   const sendResetLink = useSendResetLink();
+  // Spec §8: a forgot-password that fails says 'Invalid Email address', whether the server refused
+  // the address or the form did before sending it.
+  const [isMistyped, setIsMistyped] = useState(false);
 
   function handleSubmit(values: ResetValues) {
+    setIsMistyped(false);
     const parsed = email.safeParse(values.email);
     sendResetLink.mutate({ email: parsed.success ? parsed.data : values.email });
   }
@@ -33,13 +38,19 @@ export function ResetPasswordPage() {
           style={{ marginBottom: 16 }}
         />
       ) : null}
-      {sendResetLink.isError ? (
+      {sendResetLink.isError || isMistyped ? (
         <Alert type="error" showIcon title="Invalid Email address" style={{ marginBottom: 16 }} />
       ) : null}
       <Form<ResetValues>
         layout="vertical"
         requiredMark={false}
         onFinish={handleSubmit}
+        // The form's own check, not the browser's bubble, judges the address (and says so).
+        noValidate
+        onFinishFailed={() => {
+          sendResetLink.reset();
+          setIsMistyped(true);
+        }}
         disabled={sendResetLink.isPending}
       >
         <Form.Item label="Email" name="email" rules={[zodRule(email)]} validateTrigger="onBlur">

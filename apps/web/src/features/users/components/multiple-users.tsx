@@ -4,6 +4,7 @@ import {
   DownloadOutlined,
   ExclamationCircleOutlined,
 } from '@ant-design/icons';
+import { defaultPageSize } from '@imprest/domain/constants.ts';
 import type { Department } from '@imprest/domain/enums.ts';
 import {
   Alert,
@@ -24,6 +25,7 @@ import { FileChip } from '../../../components/files/components/file-chip.tsx';
 import { FileUploadArea } from '../../../components/files/components/file-upload-area.tsx';
 import { isApiError } from '../../../lib/api-client.ts';
 import { saveFile } from '../../../lib/api-download.ts';
+import { tablePagination } from '../../../lib/pagination.ts';
 import { departmentLabel } from '../../../lib/request-labels.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { useCreateUsers, type NewUserInput } from '../api/create-users.ts';
@@ -85,7 +87,7 @@ export function MultipleUsers({ onAdded, onCancel }: MultipleUsersProps) {
   // row does not vanish while it is being typed into.
   const [focusKeys, setFocusKeys] = useState<ReadonlySet<string> | null>(null);
   const [serverErrors, setServerErrors] = useState<Map<string, string[]>>(new Map());
-  const [page, setPage] = useState({ current: 1, pageSize: 25 });
+  const [page, setPage] = useState({ current: 1, pageSize: defaultPageSize });
   const create = useCreateUsers();
   const takenEmails = useTakenEmails(rows.length > 0);
 
@@ -355,15 +357,12 @@ export function MultipleUsers({ onAdded, onCancel }: MultipleUsersProps) {
               scroll={{ x: 'max-content' }}
               rowClassName={(row) => (problems.has(row.key) ? 'csv-row-bad' : '')}
               locale={{ emptyText: 'No rows to fix.' }}
-              pagination={{
+              pagination={tablePagination(shownRows.length, {
                 current: page.current,
                 pageSize: page.pageSize,
-                total: shownRows.length,
-                showSizeChanger: shownRows.length > 50,
-                pageSizeOptions: ['25', '50', '100'],
                 size: isMobile ? 'small' : undefined,
                 onChange: (current, pageSize) => setPage({ current, pageSize }),
-              }}
+              })}
               data-testid="csv-table"
             />
           </Flex>
