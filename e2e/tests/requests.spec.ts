@@ -16,8 +16,8 @@ import {
   signIn,
 } from './support.ts';
 
-// The organisation's calendar (decisions §1: Africa/Dar_es_Salaam) decides what "today" is for the
-// server; the browser follows it so the form's default date is never "before today" there.
+// The organisation's calendar (decisions §1: Africa/Dar_es_Salaam) decides what "today" is; these
+// browsers live in it too, but for the last test, whose browser is elsewhere.
 test.use({ timezoneId: 'Africa/Dar_es_Salaam' });
 
 /** Opens a request view and answers its pending review with one of the three buttons. */
@@ -497,4 +497,53 @@ test('settings: downloads, notifications and exchange rates', async ({ page }) =
     '2,700',
   );
   await shot(page, 'settings-finance-1280');
+});
+
+/** A day (`YYYY-MM-DD`) in a time zone. */
+function dayIn(timeZone: string, at = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone }).format(at);
+}
+
+test("a browser in another time zone takes the organisation's today as the form's", async ({
+  browser,
+}) => {
+  // A zone whose calendar day differs from the organisation's right now: one of these always does.
+  const organisationDay = dayIn('Africa/Dar_es_Salaam');
+  const zone = ['Pacific/Pago_Pago', 'Pacific/Kiritimati'].find(
+    (candidate) => dayIn(candidate) !== organisationDay,
+  );
+  expect(zone, 'a zone on another day').toBeDefined();
+  const context = await browser.newContext({ viewport: desktop, timezoneId: zone });
+  const page = await context.newPage();
+  await signIn(page, 'staff@example.com');
+  await page.goto('/dashboard/new-requests');
+  const form = page.getByTestId('request-form');
+  const [year, month, day] = organisationDay.split('-');
+  // The default date is the organisation's today, not the browser's.
+  await expect(form.getByLabel('Intended Expenditure Date')).toHaveValue(`${day}/${month}/${year}`);
+  await form.getByLabel('Intended Expenditure Date').click();
+  const cell = (date: string) => page.locator(`.ant-picker-dropdown:visible td[title="${date}"]`);
+  await expect(cell(organisationDay)).not.toHaveClass(/ant-picker-cell-disabled/);
+  const yesterday = new Date(`${organisationDay}T12:00:00Z`);
+  yesterday.setUTCDate(yesterday.getUTCDate() - 1);
+  const organisationYesterday = yesterday.toISOString().slice(0, 10);
+  if ((await cell(organisationYesterday).count()) > 0)
+    await expect(cell(organisationYesterday)).toHaveClass(/ant-picker-cell-disabled/);
+  await page.keyboard.press('Escape');
+
+  // And the server takes it.
+  await choose(page, 'Purpose', 'Procurement');
+  await choose(page, 'Type of Procurement', 'Goods');
+  await form.getByLabel('Name of Supplier').fill('Kariakoo Supplies');
+  await form.getByLabel('Expenditure Justification').fill('Bought on the day it is there');
+  await form.getByLabel('Amount Required').fill('1000');
+  await page.getByLabel('Budget Code').fill('6105');
+  await page
+    .locator('.ant-select-dropdown:visible')
+    .getByText(/^6105 - /)
+    .click();
+  await expect(form.getByText(/^Available in 6105: /)).toBeVisible();
+  await page.getByTestId('submit-request').click();
+  await expect(page.getByText('Request successful')).toBeVisible();
+  await context.close();
 });

@@ -1,8 +1,19 @@
 import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { defaultOrgTimezone } from '@imprest/domain/constants.ts';
 import { z } from 'zod';
 import { repoRoot } from './paths.ts';
+
+/** Whether the runtime knows `zone` as a time zone (its dates are read in it). */
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Environment of decisions §1, read and validated once; `process.env` appears nowhere else. */
 const environment = z.object({
@@ -21,7 +32,10 @@ const environment = z.object({
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0']).optional(),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   TRUST_PROXY: z.string().optional(),
-  ORG_TIMEZONE: z.string().default('Africa/Dar_es_Salaam'),
+  ORG_TIMEZONE: z
+    .string()
+    .default(defaultOrgTimezone)
+    .refine(isTimeZone, 'ORG_TIMEZONE must be an IANA time zone such as Africa/Dar_es_Salaam'),
   IMPREST_DEMO: z.enum(['1', 'true', '0', 'false', '']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),

@@ -27,3 +27,5 @@ export const breakpoints = { tablet: 768, laptop: 992, desktop: 1170 } as const;
 export const maxUsersPerImport = 10_000;
 /** Days an invitation link stays valid (docs/decisions/0010). */
 export const invitationDays = 7;
+/** ORG_TIMEZONE when unset: the organisation's calendar, whose "today" every date rule reads. */
+export const defaultOrgTimezone = 'Africa/Dar_es_Salaam';

@@ -3,6 +3,7 @@ import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
 import { isCalendarDayText } from './api/common.ts';
 import { fileNamePrefixLength, retirementDueDays } from './constants.ts';
+import { todayIn } from './days.ts';
 import {
   attachmentType,
   requestCategoryLabels,
@@ -243,43 +244,6 @@ export function expenditureDay(value: string, timeZone: string): string | null {
   return dayjs(value).tz(timeZone).format('YYYY-MM-DD');
 }
 
-/**
- * One Intl formatter of calendar days per time zone, made once: dayjs's tz() builds its answer
- * through several formatter calls and parses, a few percent of a write's CPU under load (issue 13).
- */
-const dayFormatters = new Map<string, Intl.DateTimeFormat>();
-
-function dayPartsIn(timeZone: string, now: Date): { year: string; month: string; day: string } {
-  let formatter = dayFormatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    dayFormatters.set(timeZone, formatter);
-  }
-  const parts = { year: '', month: '', day: '' };
-  for (const part of formatter.formatToParts(now)) {
-    if (part.type === 'year' || part.type === 'month' || part.type === 'day') {
-      parts[part.type] = part.value;
-    }
-  }
-  return parts;
-}
-
-/** Today's calendar day in a time zone. */
-export function todayIn(timeZone: string, now: Date = new Date()): string {
-  const { year, month, day } = dayPartsIn(timeZone, now);
-  return `${year.padStart(4, '0')}-${month}-${day}`;
-}
-
-/** The calendar year in a time zone (the year of an approval number). */
-export function yearIn(timeZone: string, now: Date = new Date()): number {
-  return Number(dayPartsIn(timeZone, now).year);
-}
-
 /** Whether a calendar day lies before today (spec §5: the calendar disallows dates before today). */
 export function isBeforeToday(day: string, timeZone: string, now: Date = new Date()): boolean {
   return day < todayIn(timeZone, now);
@@ -296,3 +260,5 @@ export function displayFileName(storedName: string): string {
 export function requestFile(storedName: string): { name: string; type: AttachmentType } {
   return { name: storedName, type: attachmentType(storedName) };
 }
+
+export { todayIn, yearIn } from './days.ts';

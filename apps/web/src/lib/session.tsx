@@ -22,6 +22,7 @@ import {
   tokenRenewalsSettled,
 } from './api-client.ts';
 import { signInHref } from './next-path.ts';
+import { setOrganisationTimeZone } from './organisation-day.ts';
 import { useRealtime } from './realtime.ts';
 import { storageKeys } from './storage-keys.ts';
 import {
@@ -117,6 +118,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback((auth: AuthResponse) => {
     writeSession(auth.token, auth.user);
+    setOrganisationTimeZone(auth.time_zone);
     // A renewed token for the same user (the socket's catch-up as it joins, an update_user)
     // changes nothing on screen: the state stays as it was, rather than every signed-in page
     // rendering again for it (issue 13: Home's Total Blocking Time).

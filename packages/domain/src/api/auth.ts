@@ -8,7 +8,15 @@ export const authenticateRequest = z.object({
 });
 export type AuthenticateRequest = z.infer<typeof authenticateRequest>;
 
-export const authResponse = z.object({ token: z.string(), user: userResponse });
+export const authResponse = z.object({
+  token: z.string(),
+  user: userResponse,
+  /**
+   * The organisation's time zone (ORG_TIMEZONE), whose calendar day is "today" for every date
+   * rule (docs/decisions/0004): the web's date pickers and warnings read their today in it.
+   */
+  time_zone: z.string(),
+});
 export type AuthResponse = z.infer<typeof authResponse>;
 
 export { newPassword };

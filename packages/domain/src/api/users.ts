@@ -11,6 +11,7 @@ import {
   unstorableTextMessage,
 } from './common.ts';
 
+import { authResponse } from './auth.ts';
 import { userResponse } from './user-response.ts';
 
 export { lockedByValues, userResponse, type UserResponse } from './user-response.ts';
@@ -191,7 +192,7 @@ export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;
 
 /**
  * Changing the password ends every other session (docs/decisions/0010), so the answer carries a
- * fresh token for this one: `{token, user}` like sign-in.
+ * fresh token for this one: the answer of sign-in.
  */
-export const changePasswordResponse = z.object({ token: z.string(), user: userResponse });
+export const changePasswordResponse = authResponse;
 export type ChangePasswordResponse = z.infer<typeof changePasswordResponse>;

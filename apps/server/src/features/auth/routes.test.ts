@@ -3,6 +3,7 @@ import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signInFailures, users } from '../../db/schema.ts';
 import {
+  auth,
   buildOrganization,
   buildUser,
   createTestApp,
@@ -194,6 +195,25 @@ describe('GET /users/validate-token', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json().user.id).toBe(staff.id);
     expect(response.json().token).toEqual(expect.any(String));
+  });
+
+  it("answers the organisation's time zone, ORG_TIMEZONE, whose day the web takes as today", async () => {
+    const response = await t.app.inject({ method: 'GET', url, headers: auth(staff) });
+    expect(response.json().time_zone).toBe('Africa/Dar_es_Salaam');
+    const auckland = await createTestApp({ config: { orgTimezone: 'Pacific/Auckland' } });
+    const organizationId = await buildOrganization(auckland.db);
+    const kiwi = await buildUser(auckland.db, { organizationId, email: 'kiwi@example.test' });
+    for (const answer of [
+      await auckland.app.inject({ method: 'GET', url, headers: auth(kiwi) }),
+      await auckland.app.inject({
+        method: 'POST',
+        url: '/api/v1/users/authenticate',
+        payload: { email: 'kiwi@example.test', password: kiwi.password },
+      }),
+    ]) {
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json().time_zone).toBe('Pacific/Auckland');
+    }
   });
 
   it('accepts the token in a token header', async () => {

@@ -39,6 +39,7 @@ export async function sessionFor(
   return {
     token,
     user: presentUser(user, { showLastLoggedIn: isSuperAdmin(user.role as Actor['role']) }),
+    time_zone: context.config.orgTimezone,
   };
 }
 

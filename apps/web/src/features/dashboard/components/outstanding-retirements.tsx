@@ -2,13 +2,13 @@ import type { OutstandingRetirement } from '@imprest/domain/api/retirements.ts';
 import { retirementStatusLabels } from '@imprest/domain/enums.ts';
 import { retirementMilestones, retirementWarning } from '@imprest/domain/retirements.ts';
 import { Button, Card, Flex, Tag } from 'antd';
-import dayjs from 'dayjs';
 import { useNavigate } from 'react-router';
 import { StatusTag } from '../../../components/status-tag.tsx';
 import { formatAmount, formatDate } from '../../../lib/format.ts';
 import { purposeLabel } from '../../../lib/request-labels.ts';
 import { paths } from '../../../paths.ts';
 import './home.css';
+import { organisationToday } from '../../../lib/organisation-day.ts';
 
 type OutstandingRetirementsProps = {
   retirements: OutstandingRetirement[];
@@ -28,7 +28,7 @@ function nextMilestone(dueDate: string, today: string): { label: string; date: s
  */
 export function OutstandingRetirements({ retirements, cardSize }: OutstandingRetirementsProps) {
   const navigate = useNavigate();
-  const today = dayjs().format('YYYY-MM-DD');
+  const today = organisationToday();
   return (
     <Card title="Outstanding Retirements" size={cardSize} data-testid="outstanding-retirements">
       <Flex vertical>

@@ -1,7 +1,7 @@
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
 import { Alert, Flex, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { formatAmount, formatDate } from '../../../lib/format.ts';
+import { organisationToday } from '../../../lib/organisation-day.ts';
 
 type OwnerStandingProps = {
   request: Pick<
@@ -17,7 +17,7 @@ type OwnerStandingProps = {
 export function OwnerStanding({ request }: OwnerStandingProps) {
   const dueDate = request.owner_oldest_due_date;
   // YYYY-MM-DD texts compare in calendar order.
-  const isOverdue = dueDate !== null && dueDate < dayjs().format('YYYY-MM-DD');
+  const isOverdue = dueDate !== null && dueDate < organisationToday();
   return (
     <Alert
       type={isOverdue ? 'warning' : 'info'}

@@ -33,6 +33,7 @@ import { useResubmitRequest } from '../api/resubmit-request.ts';
 import { useSubmitRequest, type SubmitRequestBody } from '../api/submit-request.ts';
 import { BudgetCodeSelect } from './budget-code-select.tsx';
 import { fieldLabels, modeLabel, modesOf, modeText, supplierLabel } from './request-fields.ts';
+import { organisationTodayDate } from '../../../lib/organisation-day.ts';
 
 /** Spec §8: a refused submission. */
 const submitFailed = 'Error! Invalid data in request submitted';
@@ -80,7 +81,7 @@ function initialValues(
   if (!request) {
     return {
       ...base,
-      expenditureDate: dayjs().startOf('day'),
+      expenditureDate: organisationTodayDate(),
       currency: 'tzs',
       paymentMode: 'cash',
       taxStatus: 'taxInclusive',
@@ -93,8 +94,8 @@ function initialValues(
     modeOfService: request.mode_of_service ?? undefined,
     supplier: request.name_of_establishment ?? undefined,
     // A date that has passed meanwhile is not allowed again (spec §5): start from today.
-    expenditureDate: expenditureDate.isBefore(dayjs(), 'day')
-      ? dayjs().startOf('day')
+    expenditureDate: expenditureDate.isBefore(organisationTodayDate(), 'day')
+      ? organisationTodayDate()
       : expenditureDate,
     expenditureJustification: request.expenditure_justification,
     amountRequired: formatTypedAmount(String(request.amount_requested)),
@@ -130,9 +131,9 @@ function payloadOf(values: RequestFormValues, user: UserResponse): SubmitRequest
   };
 }
 
-/** Spec §5: the calendar disallows dates before today. */
+/** Spec §5: the calendar disallows dates before today, the organisation's (decisions/0004). */
 function isBeforeToday(date: Dayjs): boolean {
-  return date.isBefore(dayjs(), 'day');
+  return date.isBefore(organisationTodayDate(), 'day');
 }
 
 type RequestFormProps = {

@@ -1,8 +1,8 @@
 import type { RetirementResponse } from '@imprest/domain/api/retirements.ts';
 import { retirementMilestones, retirementWarning } from '@imprest/domain/retirements.ts';
 import { Alert } from 'antd';
-import dayjs from 'dayjs';
 import { formatDate } from '../../../lib/format.ts';
+import { organisationToday } from '../../../lib/organisation-day.ts';
 
 type RetirementWarningBannerProps = { retirement: RetirementResponse };
 
@@ -12,7 +12,7 @@ type RetirementWarningBannerProps = { retirement: RetirementResponse };
  */
 export function RetirementWarningBanner({ retirement }: RetirementWarningBannerProps) {
   if (retirement.status !== 'pending') return null;
-  const warning = retirementWarning(retirement.due_date, dayjs().format('YYYY-MM-DD'));
+  const warning = retirementWarning(retirement.due_date, organisationToday());
   const { escalatesOn, locksOn } = retirementMilestones(retirement.due_date);
   return (
     <Alert

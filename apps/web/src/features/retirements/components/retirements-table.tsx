@@ -1,11 +1,11 @@
 import type { RetirementItemResponse } from '@imprest/domain/api/retirements.ts';
 import { Button, Table, Typography, type TableColumnsType, type TablePaginationConfig } from 'antd';
-import dayjs from 'dayjs';
 import { RowOpenButton } from '../../../components/row-open-button.tsx';
 import { formatAmount, formatDate } from '../../../lib/format.ts';
 import { purposeLabel } from '../../../lib/request-labels.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { RetirementStatusTag } from './retirement-status-tag.tsx';
+import { organisationToday } from '../../../lib/organisation-day.ts';
 
 type RetirementsTableProps = {
   retirements: RetirementItemResponse[];
@@ -19,7 +19,7 @@ type RetirementsTableProps = {
 function RetirementDate({ retirement }: { retirement: RetirementItemResponse }) {
   if (retirement.retirement_date) return <>{formatDate(retirement.retirement_date)}</>;
   // YYYY-MM-DD texts compare in calendar order.
-  const isPastDue = retirement.due_date < dayjs().format('YYYY-MM-DD');
+  const isPastDue = retirement.due_date < organisationToday();
   return (
     <Typography.Text type={isPastDue ? 'danger' : 'secondary'} data-testid="retirement-due">
       Due {formatDate(retirement.due_date)}

@@ -8,11 +8,12 @@ import {
   maxDelegationNoteLength,
 } from '@imprest/domain/delegations.ts';
 import { Alert, App, Button, Col, DatePicker, Form, Input, Row, Select, Typography } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useCurrentUser } from '../../../lib/session.tsx';
 import { useCreateDelegation } from '../api/create-delegation.ts';
 import { useDelegationCandidates } from '../api/get-delegation-candidates.ts';
 import { personText } from './delegations-parts.tsx';
+import { organisationTodayDate } from '../../../lib/organisation-day.ts';
 
 type OutOfOfficeValues = {
   delegator_id: string;
@@ -44,8 +45,8 @@ export function OutOfOfficeForm({ canChooseDelegator }: OutOfOfficeFormProps) {
   const create = useCreateDelegation();
   const { message } = App.useApp();
   const delegatorId = Form.useWatch('delegator_id', form) ?? user.id;
-  // The browser's day; the server decides in the organisation's time zone and says so if they differ.
-  const today = dayjs().startOf('day');
+  // The organisation's day, the one the server judges by (docs/decisions/0004).
+  const today = organisationTodayDate();
   const people = candidates.data ?? [];
   // A locked reviewer still reviews, so may still hand their steps over (docs/decisions/0019).
   const delegatorOptions = people.filter((person) => canDelegate(person.role)).map(option);
