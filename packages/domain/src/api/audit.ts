@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { auditActions, auditObjectTypes } from '../audit.ts';
-import { isCalendarDayText, isoDateTime, storableText } from './common.ts';
+import { isCalendarDayText, isoDateTime, isUuid, storableText, uuidInput } from './common.ts';
 
 /** Events a page of the audit trail holds by default, and at most. */
 export const auditPageSize = 50;
@@ -22,14 +22,20 @@ const pageFields = {
 };
 
 const auditFilters = {
-  actor_id: z.uuid({ message: 'actor_id must be a UUID' }).optional(),
+  actor_id: uuidInput('actor_id must be a UUID').optional(),
   action: z
     .enum(auditActions, { message: 'action is not an action of the audit trail' })
     .optional(),
   object_type: z
     .enum(auditObjectTypes, { message: 'object_type is not a kind of object of the audit trail' })
     .optional(),
-  object_id: storableText().trim().min(1).max(100).optional(),
+  // The trail keeps ids of rows in lower case; other object ids (a setting's) as they are.
+  object_id: storableText()
+    .trim()
+    .min(1)
+    .max(100)
+    .transform((id) => (isUuid(id) ? id.toLowerCase() : id))
+    .optional(),
   from: day.optional(),
   to: day.optional(),
 };
@@ -80,7 +86,7 @@ export const auditHistoryParams = z.object({
     message: 'object_type must be request, budget or user',
   }),
   // The trail stores ids as text in lower case: an upper-case id reads the same history.
-  object_id: z.uuid({ message: 'object_id must be a UUID' }).transform((id) => id.toLowerCase()),
+  object_id: uuidInput('object_id must be a UUID'),
 });
 export type AuditHistoryParams = z.infer<typeof auditHistoryParams>;
 

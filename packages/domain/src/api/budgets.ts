@@ -14,7 +14,7 @@ import {
   requestStatuses,
 } from '../enums.ts';
 import { amountTooLarge, hasCents, maxAmount, positiveAmount } from '../money.ts';
-import { isoDateTime, pageQuery, storableText } from './common.ts';
+import { isoDateTime, pageQuery, storableText, uuidInput } from './common.ts';
 
 const costCodeMessage = `The cost code must be a whole number from ${costCodeMin} to ${costCodeMax}`;
 
@@ -69,7 +69,7 @@ const editFields = [...requiredEditFields, 'department', 'description'] as const
  */
 export const updateBudgetRequest = z
   .object({
-    id: z.uuid({ message: 'id must be a UUID' }),
+    id: uuidInput('id must be a UUID'),
     current_status: z
       .enum(budgetStatuses, { message: "current_status is 'active' or 'archived'" })
       .optional(),
@@ -126,7 +126,7 @@ export function budgetEditOf(update: UpdateBudgetRequest): BudgetEdit | null {
 }
 
 /** `POST budget/remove` (spec §7). */
-export const removeBudgetRequest = z.object({ id: z.uuid({ message: 'id must be a UUID' }) });
+export const removeBudgetRequest = z.object({ id: uuidInput('id must be a UUID') });
 export type RemoveBudgetRequest = z.infer<typeof removeBudgetRequest>;
 
 /** `GET budget` query: page, per_page, search (name or code) and department. */

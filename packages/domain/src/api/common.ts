@@ -16,6 +16,15 @@ export function isUuid(value: string): boolean {
   return uuidPattern.test(value);
 }
 
+/**
+ * An id of ours sent in: a UUID in either letter case, read in lower case. PostgreSQL finds the
+ * row either way but answers it in lower case, so an id compared as text (the caller's own, a
+ * step of a chain, the audit trail's object ids) must be lower-case to match.
+ */
+export function uuidInput(message: string) {
+  return z.uuid({ message }).transform((id) => id.toLowerCase());
+}
+
 /** Half of a surrogate pair without its other half. */
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -46,7 +55,7 @@ export const pageQuery = z.object({
 });
 export type PageQuery = z.infer<typeof pageQuery>;
 
-export const idParam = z.object({ id: z.uuid({ message: 'id must be a UUID' }) });
+export const idParam = z.object({ id: uuidInput('id must be a UUID') });
 
 /**
  * Whether a text is `YYYY-MM-DD` naming a day the calendar has. `Date.parse` alone takes

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { delegationStatuses, maxDelegationNoteLength } from '../delegations.ts';
 import { roles } from '../enums.ts';
-import { isoDateTime, pageQuery, storableText } from './common.ts';
+import { isoDateTime, pageQuery, storableText, uuidInput } from './common.ts';
 
 /** A calendar day as `YYYY-MM-DD` (a day in ORG_TIMEZONE). */
 const day = (name: string) => z.iso.date({ message: `${name} must be a date as YYYY-MM-DD` });
@@ -12,7 +12,7 @@ const day = (name: string) => z.iso.date({ message: `${name} must be a date as Y
  * (docs/decisions/0019).
  */
 export const createDelegationRequest = z.object({
-  delegate_id: z.uuid({ message: 'delegate_id must be the UUID of a user' }),
+  delegate_id: uuidInput('delegate_id must be the UUID of a user'),
   starts_on: day('starts_on'),
   ends_on: day('ends_on'),
   note: storableText()
@@ -21,7 +21,7 @@ export const createDelegationRequest = z.object({
     .nullish()
     .transform((value) => value || null),
   /** Only the director names someone else; the caller by default. */
-  delegator_id: z.uuid({ message: 'delegator_id must be the UUID of a user' }).optional(),
+  delegator_id: uuidInput('delegator_id must be the UUID of a user').optional(),
 });
 export type CreateDelegationRequest = z.infer<typeof createDelegationRequest>;
 

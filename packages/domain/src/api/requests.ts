@@ -18,6 +18,7 @@ import {
   pageQuery,
   storableText,
   unstorableTextMessage,
+  uuidInput,
 } from './common.ts';
 import { outstandingRetirement, retirementSummary } from './retirements.ts';
 import { reviewResponse } from './reviews.ts';
@@ -107,9 +108,7 @@ export type CreateRequestRequest = z.infer<typeof createRequestRequest>;
 /** `POST requests/request/request-edit`: the next version of a request returned for edits. */
 export const resubmitRequestRequest = requestPayload
   .extend({
-    parent_request: z.uuid({
-      message: 'parent_request must be the id of the request returned for edits',
-    }),
+    parent_request: uuidInput('parent_request must be the id of the request returned for edits'),
   })
   .superRefine(checkPayload)
   .transform(normalisePayload);
@@ -185,7 +184,7 @@ export const requestResponse = requestItemResponse.extend({
 });
 export type RequestResponse = z.infer<typeof requestResponse>;
 
-export const requestIdParam = z.object({ id: z.uuid({ message: 'id must be a UUID' }) });
+export const requestIdParam = z.object({ id: uuidInput('id must be a UUID') });
 
 /** `user` for the caller's own requests (staff mode), otherwise the caller's role (admin mode). */
 export const requestListMode = z.enum(['user', ...roles], {
@@ -194,7 +193,7 @@ export const requestListMode = z.enum(['user', ...roles], {
 
 export const requestListParams = z.object({
   systemRole: requestListMode,
-  userId: z.uuid({ message: 'userId must be a UUID' }),
+  userId: uuidInput('userId must be a UUID'),
 });
 
 export const requestListQuery = pageQuery.extend({
@@ -217,7 +216,7 @@ export type RequestListResponse = z.infer<typeof requestListResponse>;
 
 export const pendingListParams = z.object({
   role: z.enum(roles),
-  id: z.uuid({ message: 'id must be a UUID' }),
+  id: uuidInput('id must be a UUID'),
 });
 
 /** A page of it like every list's (decisions §2: 10 by default, at most 100); no search. */
@@ -254,4 +253,4 @@ export const summaryResponse = z.object({
 export type SummaryResponse = z.infer<typeof summaryResponse>;
 
 export const downloadParams = z.object({ system_role: requestListMode });
-export const downloadQuery = z.object({ id: z.uuid({ message: 'id must be the UUID of a user' }) });
+export const downloadQuery = z.object({ id: uuidInput('id must be the UUID of a user') });

@@ -9,11 +9,11 @@ import {
 } from '../enums.ts';
 import { nonNegativeAmount } from '../money.ts';
 import { reviewerHierarchy } from '../requests.ts';
-import { isoDateTime, storableText } from './common.ts';
+import { isoDateTime, storableText, uuidInput } from './common.ts';
 
 /** `POST retirement/attach-retirement`: `id` is the request's id (decisions §8). */
 export const attachRetirementRequest = z.object({
-  id: z.uuid({ message: 'id must be the UUID of the request' }),
+  id: uuidInput('id must be the UUID of the request'),
 });
 export type AttachRetirementRequest = z.infer<typeof attachRetirementRequest>;
 
@@ -31,7 +31,7 @@ const commentsText = storableText()
  * reports what was spent, in the request's currency, with optional receipts.
  */
 export const submitRetirementRequest = z.object({
-  id: z.uuid({ message: 'id must be the UUID of the retirement' }),
+  id: uuidInput('id must be the UUID of the retirement'),
   amount_spent: nonNegativeAmount,
   amount_currency: z.enum(currencies, { message: 'amount_currency must be tzs, usd, gbp or chf' }),
   comments: commentsText,
@@ -49,8 +49,8 @@ export type RetirementDecision = (typeof retirementDecisions)[number];
  * accepted and ignored (decisions §3).
  */
 export const reviewRetirementRequest = z.object({
-  id: z.uuid({ message: 'id must be the UUID of the retirement' }),
-  review_id: z.uuid({ message: 'review_id must be the UUID of the review' }),
+  id: uuidInput('id must be the UUID of the retirement'),
+  review_id: uuidInput('review_id must be the UUID of the review'),
   status: z.enum(retirementDecisions, { message: 'status must be approved or rejected' }),
   comments: commentsText,
   is_funds_returned: z
@@ -64,7 +64,7 @@ export type ReviewRetirementRequest = z.infer<typeof reviewRetirementRequest>;
 
 /** `POST retirement/request-edit`: the owner of a rejected retirement asks to resubmit it. */
 export const retirementEditRequest = z.object({
-  id: z.uuid({ message: 'id must be the UUID of the retirement' }),
+  id: uuidInput('id must be the UUID of the retirement'),
 });
 export type RetirementEditRequest = z.infer<typeof retirementEditRequest>;
 
@@ -175,7 +175,7 @@ export type RetirementListResponse = z.infer<typeof retirementListResponse>;
 /** `GET retirement/download/{role}?id=`: `role` as in the list, `id` the user the file is named after. */
 export const retirementDownloadParams = z.object({ role: retirementListMode });
 export const retirementDownloadQuery = z.object({
-  id: z.uuid({ message: 'id must be the UUID of a user' }),
+  id: uuidInput('id must be the UUID of a user'),
 });
 
 /** A retirement the owner still has to account for, for their Home (pending or rejected). */

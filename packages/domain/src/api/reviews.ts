@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { reviewDecisions, reviewerHierarchy, reviewStatuses } from '../requests.ts';
-import { isoDateTime, storableText } from './common.ts';
+import { isoDateTime, storableText, uuidInput } from './common.ts';
 
 /** One step of a request's reviewer chain as the API presents it (spec §3). */
 export const reviewResponse = z.object({
@@ -30,8 +30,8 @@ export type ReviewResponse = z.infer<typeof reviewResponse>;
  * reviewer_name, reviewer_id, user_id, is_complete and is_edit are accepted and ignored (decisions §3).
  */
 export const reviewRequest = z.object({
-  id: z.uuid({ message: 'id must be the UUID of the review' }),
-  request_id: z.uuid({ message: 'request_id must be a UUID' }),
+  id: uuidInput('id must be the UUID of the review'),
+  request_id: uuidInput('request_id must be a UUID'),
   status: z.enum(reviewDecisions, { message: 'status must be approved, rejected or request_edit' }),
   comments: storableText()
     .trim()

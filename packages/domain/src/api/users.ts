@@ -9,6 +9,7 @@ import {
   newPassword,
   pageQuery,
   unstorableTextMessage,
+  uuidInput,
 } from './common.ts';
 
 import { authResponse } from './auth.ts';
@@ -31,7 +32,7 @@ export function parseUserSettings(text: string | null | undefined): UserSettings
 
 /** `PUT users/settings`: the settings travel as JSON text (decisions §8). */
 export const updateUserSettingsRequest = z.object({
-  user_id: z.uuid({ message: 'user_id must be a UUID' }),
+  user_id: uuidInput('user_id must be a UUID'),
   settings: z.string().refine((text) => {
     try {
       return userSettings.strict().safeParse(JSON.parse(text)).success;
@@ -47,7 +48,7 @@ export type UserEnvelopeResponse = z.infer<typeof userEnvelopeResponse>;
 
 /** `POST users/restrict` (decisions §8): finance locks (`true`) or unlocks (`false`) a user's requests. */
 export const restrictUserRequest = z.object({
-  user_id: z.uuid({ message: 'user_id must be the UUID of a user' }),
+  user_id: uuidInput('user_id must be the UUID of a user'),
   lock_status: z.boolean({ message: 'lock_status must be true or false' }),
 });
 export type RestrictUserRequest = z.infer<typeof restrictUserRequest>;
@@ -158,7 +159,7 @@ export const userIdParam = idParam;
  * department, role and system_role (sending them unchanged is fine).
  */
 export const updateUserRequest = z.object({
-  user_id: z.uuid({ message: 'user_id must be the UUID of a user' }),
+  user_id: uuidInput('user_id must be the UUID of a user'),
   fullname: userFullname.optional(),
   email: email.optional(),
   department: userDepartment.optional(),
@@ -170,7 +171,7 @@ export type UpdateUserRequest = z.infer<typeof updateUserRequest>;
 
 /** `DELETE users/{userId}`. */
 export const deleteUserParams = z.object({
-  userId: z.uuid({ message: 'userId must be the UUID of a user' }),
+  userId: uuidInput('userId must be the UUID of a user'),
 });
 
 /**

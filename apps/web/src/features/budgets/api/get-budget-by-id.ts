@@ -1,12 +1,10 @@
+import { isUuid } from '@imprest/domain/api/common.ts';
 import { maxPageSize } from '@imprest/domain/constants.ts';
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { ApiError } from '../../../lib/api-client.ts';
 import { getBudget, type BudgetDetail } from './get-budget.ts';
 import { getBudgets } from './get-budgets.ts';
 import { budgetKeys } from './query-keys.ts';
-
-const isUuid = (value: string) => z.uuid().safeParse(value).success;
 
 /** Pages through the budget list (finance sees every department) for the code of an id. */
 async function findCodeOfId(id: string, signal?: AbortSignal): Promise<string | null> {
