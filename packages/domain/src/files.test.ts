@@ -53,6 +53,10 @@ describe('stored names and extensions', () => {
     ['README', '', false],
     ['.pdf', '', false],
     ['a.', '', false],
+    ['scans/.pdf', '', false],
+    ['C:\\fakepath\\.pdf', '', false],
+    ['scans.v2/receipt', '', false],
+    ['C:\\fakepath\\receipt.pdf', 'pdf', true],
   ])('%j has extension %j (allowed: %s)', (name, extension, allowed) => {
     expect(fileExtension(name)).toBe(extension);
     expect(isUploadAllowed(name)).toBe(allowed);

@@ -22,10 +22,14 @@ export const uploadPolicySeconds = 15 * 60;
 export const downloadLinkSeconds = 5 * 60;
 export const maxUploadBytes = maxFileBytes;
 
-/** The extension of a file name, lower-cased ('' when it has none). */
+/**
+ * The extension of a file name, lower-cased ('' when it has none), read from its last path segment
+ * as the stored name will be: 'scans/.pdf' has none, as '.pdf' has none.
+ */
 export function fileExtension(fileName: string): string {
-  const dot = fileName.lastIndexOf('.');
-  return dot > 0 && dot < fileName.length - 1 ? fileName.slice(dot + 1).toLowerCase() : '';
+  const base = fileName.slice(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 && dot < base.length - 1 ? base.slice(dot + 1).toLowerCase() : '';
 }
 
 export function isUploadAllowed(fileName: string): boolean {

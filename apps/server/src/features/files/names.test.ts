@@ -5,7 +5,7 @@ import {
   appWithStaffedOrganization,
   type StaffedOrganization,
 } from '../../../test/factories/organizations.ts';
-import type { TestApp } from '../../../test/helpers.ts';
+import { auth, type TestApp } from '../../../test/helpers.ts';
 
 // A receipt whose name is not in Latin letters (a phone's "фото.pdf", "收据.pdf") keeps its
 // extension in the stored name, so its upload is accepted; it used to be stored as "pdf" and its
@@ -16,6 +16,22 @@ let org: StaffedOrganization;
 
 beforeAll(async () => {
   ({ t, org } = await appWithStaffedOrganization({ name: 'Names Org' }));
+});
+
+describe('a name whose last path segment is only an extension', () => {
+  it.each(['scans/.pdf', 'C:\\fakepath\\.pdf'])(
+    'is refused for %s with 400, as ".pdf" is',
+    async (name) => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/files/presigned-post-url?file_name=${encodeURIComponent(name)}`,
+        headers: auth(org.staff),
+      });
+      // It was given a stored name without an extension ("…pdf"), whose upload was then refused.
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json().error).toContain('File extension not supported');
+    },
+  );
 });
 
 describe('a receipt named in a non-Latin script', () => {
