@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { storableText } from './common.ts';
 import { approvalMatrixProblem } from '../approval-matrix.ts';
 import { amountTooLarge, hasCents, maxAmount } from '../money.ts';
-import { maxReviewers, reviewerHierarchy } from '../requests.ts';
+import { roleLabels } from '../enums.ts';
+import { maxReviewers, reviewerHierarchy, reviewerRank } from '../requests.ts';
 
 /** A start or end amount in tzs: whole cents up to the money cap (docs/decisions/0013). */
 const matrixAmount = z
@@ -22,6 +23,14 @@ const userRoles = z
   .refine(
     (list) => new Set(list).size === list.length,
     'A reviewer role may appear only once in a row',
+  )
+  // Spec §4: reviewers are ordered by the fixed hierarchy, the lowest rank reviewing first.
+  .refine(
+    (list) =>
+      list.every(
+        (role, index) => index === 0 || reviewerRank(list[index - 1]!) < reviewerRank(role),
+      ),
+    `Reviewer roles follow the hierarchy: ${reviewerHierarchy.map((role) => roleLabels[role]).join(', ')}`,
   );
 
 /** One row as `PUT approval-matrix` takes it. */

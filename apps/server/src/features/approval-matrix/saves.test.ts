@@ -49,6 +49,17 @@ type Row = Record<string, unknown>;
 const withoutIds = (rows: unknown) => (rows as Row[]).map(({ id: _id, ...rest }) => rest);
 
 describe('the audit events of PUT approval-matrix', () => {
+  // First: the organisation still has the default matrix.
+  it('saving the default rows while the default is in force writes nothing and keeps it the default', async () => {
+    const current = await t.app.inject({ method: 'GET', url, headers: auth(director) });
+    expect(current.json().is_default).toBe(true);
+    const saved = await replace(director, { rows: withoutIds(current.json().rows) });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().is_default).toBe(true);
+    // This used to store the rows and record an event whose changes were null.
+    expect(await matrixEvents()).toEqual([]);
+  });
+
   it('saving the same matrix again writes no audit event (0019: "An edit that changes nothing writes nothing")', async () => {
     expect((await replace(director, matrix(1_000))).statusCode).toBe(200);
     const before = (await matrixEvents()).length;
@@ -79,5 +90,28 @@ describe('the audit events of PUT approval-matrix', () => {
     }
     // The later save's `from` used to be the matrix both read before either took the lock.
     expect(failures).toBe(0);
+  });
+});
+
+describe('the order of a row\'s reviewers (spec §4: "ordered by the fixed hierarchy")', () => {
+  it('refuses roles out of the hierarchy with 400 and changes nothing', async () => {
+    const before = await t.app.inject({ method: 'GET', url, headers: auth(director) });
+    const response = await replace(director, {
+      rows: [
+        {
+          start_value: 0,
+          end_value: null,
+          description: 'Upside down',
+          user_role: ['director', 'executive_secretary', 'finance_officer'],
+        },
+      ],
+    });
+    // Its requests used to be reviewed by the director first.
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().error).toContain(
+      'Reviewer roles follow the hierarchy: Petty Cash Custodian, Finance Officer, Executive Secretary, Director, Board Chairman',
+    );
+    const after = await t.app.inject({ method: 'GET', url, headers: auth(director) });
+    expect(after.json()).toEqual(before.json());
   });
 });

@@ -36,8 +36,8 @@ function rowsKey(rows: ApprovalMatrixRow[]): string {
 /**
  * Replaces the approval matrix in one transaction (director) holding the organisation's matrix
  * lock from before its first read. The rows were checked to cover [0, ∞) once by the request
- * schema; requests already submitted keep their reviewer chain. Saving the saved rows again writes
- * nothing (docs/decisions/0019); the audit event records the rows before → after, without the row
+ * schema; requests already submitted keep their reviewer chain. Saving the rows in force again (the
+ * saved ones, or the default's while it is in force) writes nothing (docs/decisions/0019); the audit event records the rows before → after, without the row
  * ids every save renews.
  */
 export async function replaceApprovalMatrix(
@@ -53,7 +53,8 @@ export async function replaceApprovalMatrix(
     const records = await findMatrixRows(tx, organizationId);
     const before = approvalMatrixFrom(records);
     const rows = sortedRows(options.rows);
-    if (records.length > 0 && rowsKey(before) === rowsKey(rows)) return records;
+    // The rows in force again, saved or the default: nothing changes, nothing is written.
+    if (rowsKey(before) === rowsKey(rows)) return records;
     await replaceMatrixRows(tx, organizationId, rows);
     const after = await findMatrixRows(tx, organizationId);
     await recordAudit(tx, {
