@@ -2,15 +2,16 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { messages } from '@imprest/domain/messages.ts';
 import {
   choose,
+  chooseBudgetCode,
   desktop,
   expectNoSidewaysScroll,
   minimalPdf,
   onePixelPng,
+  openAttachment,
   pageOf,
   phone,
   shot,
   signIn,
-  openAttachment,
 } from './support.ts';
 
 // The organisation's calendar (decisions §1) decides "today"; the browser follows it.
@@ -56,11 +57,7 @@ test('staff attaches files to a request; the owner and finance preview them', as
     .getByLabel('Expenditure Justification')
     .fill('Workshop materials; the quotation and the stamp are attached');
   await form.getByLabel('Amount Required').fill('350000');
-  await page.getByLabel('Budget Code').fill('6105');
-  await page
-    .locator('.ant-select-dropdown:visible')
-    .getByText(/^6105 - /)
-    .click();
+  await chooseBudgetCode(page, '6105');
 
   // Spec §2: drag and drop or browse, several files at once, removable chips.
   const area = page.getByTestId('file-upload-area');

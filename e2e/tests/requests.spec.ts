@@ -3,12 +3,13 @@ import { messages } from '@imprest/domain/messages.ts';
 import {
   approveStepThroughApi,
   choose,
+  chooseBudgetCode,
   chooseFromUserMenu,
   createRequest,
   desktop,
   expectNoSidewaysScroll,
-  expectUnclipped,
   expectOnLastPage,
+  expectUnclipped,
   pageOf,
   phone,
   settle,
@@ -537,11 +538,7 @@ test("a browser in another time zone takes the organisation's today as the form'
   await form.getByLabel('Name of Supplier').fill('Kariakoo Supplies');
   await form.getByLabel('Expenditure Justification').fill('Bought on the day it is there');
   await form.getByLabel('Amount Required').fill('1000');
-  await page.getByLabel('Budget Code').fill('6105');
-  await page
-    .locator('.ant-select-dropdown:visible')
-    .getByText(/^6105 - /)
-    .click();
+  await chooseBudgetCode(page, '6105');
   await expect(form.getByText(/^Available in 6105: /)).toBeVisible();
   await page.getByTestId('submit-request').click();
   await expect(page.getByText('Request successful')).toBeVisible();

@@ -1,5 +1,14 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { apiToken, choose, createRequest, desktop, phone, shot, signIn } from './support.ts';
+import {
+  apiToken,
+  choose,
+  chooseBudgetCode,
+  createRequest,
+  desktop,
+  phone,
+  shot,
+  signIn,
+} from './support.ts';
 
 /** The signed-in user's id, from the token's own validation. */
 async function userId(request: APIRequestContext, token: string): Promise<string> {
@@ -120,11 +129,7 @@ test('pressing Submit again after every retry failed sends the same key: one req
   await form.getByLabel('Name of Transporter').fill('Dar Express');
   await form.getByLabel('Expenditure Justification').fill(justification);
   await form.getByLabel('Amount Required').fill('35000');
-  await page.getByLabel('Budget Code').fill('6105');
-  await page
-    .locator('.ant-select-dropdown:visible')
-    .getByText(/^6105 - /)
-    .click();
+  await chooseBudgetCode(page, '6105');
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect.poll(() => keys.length, { timeout: 15_000 }).toBe(4);
   await expect(page.getByRole('button', { name: 'Submit' })).toBeEnabled({ timeout: 15_000 });

@@ -192,6 +192,15 @@ export async function expectUnclipped(cells: Locator): Promise<void> {
   }
 }
 
+/** Picks a budget code in the request form: types it, then chooses its "code - name" option. */
+export async function chooseBudgetCode(page: Page, code: string): Promise<void> {
+  await page.getByLabel('Budget Code').fill(code);
+  await page
+    .locator('.ant-select-dropdown:visible')
+    .getByText(new RegExp(`^${code} - `))
+    .click();
+}
+
 export type RequestBody = {
   purpose: string;
   mode_of_service: string | null;
