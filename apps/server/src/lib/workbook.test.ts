@@ -1,7 +1,7 @@
 import { buffer } from 'node:stream/consumers';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { dayValue, streamWorkbook, type SheetColumn } from './workbook.ts';
+import { dayValue, streamWorkbook, wallClockIn, type SheetColumn } from './workbook.ts';
 
 type Record = { i: number };
 
@@ -137,4 +137,33 @@ describe('streamWorkbook', () => {
     });
     await expect(buffer(stream)).rejects.toThrow('the database went away');
   });
+});
+
+describe('wallClockIn', () => {
+  it.each([
+    ['2026-03-01T22:30:00.250Z', 'Africa/Dar_es_Salaam', '2026-03-02T01:30:00.250Z'],
+    ['2026-03-29T00:30:00Z', 'Europe/London', '2026-03-29T00:30:00.000Z'],
+    ['2026-03-29T01:30:00Z', 'Europe/London', '2026-03-29T02:30:00.000Z'],
+    ['2026-01-01T03:00:00Z', 'America/Los_Angeles', '2025-12-31T19:00:00.000Z'],
+    ['2026-06-30T23:59:59Z', 'UTC', '2026-06-30T23:59:59.000Z'],
+  ])('%s reads as the clock in %s reads it', (moment, zone, clock) => {
+    expect(wallClockIn(new Date(moment), zone).toISOString()).toBe(clock);
+  });
+});
+
+describe('text that reads as a formula', () => {
+  it.each(['=HYPERLINK("http://x","y")', '+1+1', '-2+3', '@SUM(A1)', '\tx'])(
+    'keeps %j text behind an apostrophe; other text is written as it is',
+    async (text) => {
+      const stream = streamWorkbook<{ text: string }>({
+        sheetName: 'Texts',
+        columns: [{ header: 'Text', key: 'text' }],
+        batch: async ({ after }) => (after ? [] : [{ text }, { text: 'Asha = Staff' }]),
+        row: (row) => row,
+      });
+      const sheet = (await read(await buffer(stream))).worksheets[0];
+      expect(sheet?.getRow(2).getCell(1).value).toBe(`'${text}`);
+      expect(sheet?.getRow(3).getCell(1).value).toBe('Asha = Staff');
+    },
+  );
 });

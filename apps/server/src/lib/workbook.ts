@@ -19,7 +19,7 @@ export type SheetColumn = {
   style?: { numFmt?: string };
 };
 
-/** A cell's value: text, a number, a date and time (UTC), a yes/no, or nothing. */
+/** A cell's value: text, a number, a date and time (as its clock reads, see wallClockIn), a yes/no, or nothing. */
 type CellValue = string | number | boolean | Date | null | undefined;
 
 /** Resolves once the stream wants more, or has been closed (the client went away). */
@@ -38,6 +38,52 @@ function drained(stream: PassThrough): Promise<void> {
 /** A calendar day (`YYYY-MM-DD`) as a spreadsheet date: midnight UTC, shown without a time. */
 export function dayValue(day: string): Date {
   return new Date(`${day}T00:00:00Z`);
+}
+
+const wallClockFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A moment as the clock reads it in a time zone, as a spreadsheet date and time: a spreadsheet's
+ * date carries no zone, so a moment written as UTC would read three hours early in Dar es Salaam
+ * (and on the previous day near midnight). The lists show the viewer's local time; a download
+ * shows the organisation's (ORG_TIMEZONE).
+ */
+export function wallClockIn(moment: Date, timeZone: string): Date {
+  let formatter = wallClockFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    wallClockFormatters.set(timeZone, formatter);
+  }
+  const part: Record<string, number> = {};
+  for (const { type, value } of formatter.formatToParts(moment)) part[type] = Number(value);
+  return new Date(
+    Date.UTC(
+      part.year ?? 0,
+      (part.month ?? 1) - 1,
+      part.day ?? 1,
+      part.hour ?? 0,
+      part.minute ?? 0,
+      part.second ?? 0,
+      moment.getUTCMilliseconds(),
+    ),
+  );
+}
+
+/**
+ * Text a spreadsheet would take for a formula once its cell is edited or the sheet saved as CSV
+ * (OWASP: CSV injection), such as a full name "=HYPERLINK(…)": kept text by a leading apostrophe.
+ */
+function inertText(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
 /** Days since 1899-12-30, the 1900 date system's day 0 (as Excel counts from 1900-03-01 on). */
@@ -82,7 +128,7 @@ function cellXml(reference: string, value: CellValue, style: number): string {
   if (typeof value === 'boolean') {
     return `<c r="${reference}" t="b"${styled}><v>${value ? 1 : 0}</v></c>`;
   }
-  const text = xmlText(value);
+  const text = xmlText(inertText(value));
   const space = text.trim() === text ? '' : ' xml:space="preserve"';
   return `<c r="${reference}" t="inlineStr"${styled}><is><t${space}>${text}</t></is></c>`;
 }

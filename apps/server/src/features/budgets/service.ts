@@ -61,7 +61,7 @@ import {
   updateBudgetRow,
   type BudgetWithTotals,
 } from './queries.ts';
-import { dayValue, streamWorkbook, type SheetColumn } from '../../lib/workbook.ts';
+import { dayValue, streamWorkbook, wallClockIn, type SheetColumn } from '../../lib/workbook.ts';
 
 type BudgetValues = Pick<
   typeof budgets.$inferInsert,
@@ -435,7 +435,7 @@ function requestsWorkbook(context: AppContext, budget: BudgetRow): Readable {
         department: row.department,
         amount_currency: request.amount_currency.toUpperCase(),
         expenditure_date: dayValue(request.expenditure_date),
-        created_at: row.created_at,
+        created_at: wallClockIn(row.created_at, context.config.orgTimezone),
       };
     },
   });

@@ -632,6 +632,7 @@ export type BatchOptions = {
 const sheetColumns = {
   id: requests.id,
   position: keysetPosition(requests),
+  request_owner_name: requests.request_owner_name,
   purpose: requests.purpose,
   expenditure_date: requests.expenditure_date,
   amount_requested: requests.amount_requested,

@@ -579,6 +579,7 @@ describe('lists, counts and downloads', () => {
     const sheet = workbook.getWorksheet('Requests');
     const header = sheet?.getRow(1).values as unknown[];
     expect(header.slice(1)).toEqual([
+      'Name',
       'Purpose',
       'Expenditure date',
       'Amount',
@@ -590,7 +591,8 @@ describe('lists, counts and downloads', () => {
     ]);
     expect(sheet?.rowCount).toBe(5);
     const first = sheet?.getRow(2).values as unknown[];
-    expect(first.slice(1, 7)).toEqual([
+    expect(first.slice(1, 8)).toEqual([
+      'Neema Owner',
       'procurement',
       expect.any(Date),
       400,

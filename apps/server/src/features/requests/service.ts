@@ -470,6 +470,10 @@ export async function downloadRequests(
   const user = await userOfOrganization(context, actor, options.userId);
   return {
     fileName: `${user.fullname} requests.xlsx`,
-    stream: requestsWorkbook(context.db, { organizationId: actor.organization_id, ownerId }),
+    stream: requestsWorkbook(context.db, {
+      organizationId: actor.organization_id,
+      ownerId,
+      timeZone: context.config.orgTimezone,
+    }),
   };
 }

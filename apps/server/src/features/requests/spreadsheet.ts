@@ -1,16 +1,22 @@
 import type { Readable } from 'node:stream';
 import type { Executor } from '../../db/client.ts';
-import { dayValue, streamWorkbook } from '../../lib/workbook.ts';
+import { dayValue, streamWorkbook, wallClockIn } from '../../lib/workbook.ts';
 import { requestBatch, type RequestSheetRow } from './queries.ts';
 
-/** Streams an xlsx of the newest versions, newest first (spec §9). */
+/**
+ * Streams an xlsx of the newest versions, newest first (spec §9), with the list's columns (the
+ * owner's name first: an organisation-wide download tells whose each request is) and times as the
+ * organisation's clock reads them.
+ */
 export function requestsWorkbook(
   db: Executor,
-  options: { organizationId: string; ownerId?: string },
+  options: { organizationId: string; ownerId?: string; timeZone: string },
 ): Readable {
+  const { timeZone, ...filter } = options;
   return streamWorkbook<RequestSheetRow>({
     sheetName: 'Requests',
     columns: [
+      { header: 'Name', key: 'name', width: 24 },
       { header: 'Purpose', key: 'purpose', width: 20 },
       {
         header: 'Expenditure date',
@@ -25,8 +31,9 @@ export function requestsWorkbook(
       { header: 'Approval number', key: 'approval_number', width: 18 },
       { header: 'Created', key: 'created', width: 20, style: { numFmt: 'dd/mm/yyyy hh:mm' } },
     ],
-    batch: (position) => requestBatch(db, { ...options, ...position }),
+    batch: (position) => requestBatch(db, { ...filter, ...position }),
     row: (row) => ({
+      name: row.request_owner_name,
       purpose: row.purpose,
       expenditure_date: dayValue(row.expenditure_date),
       amount: Number(row.amount_requested),
@@ -34,7 +41,7 @@ export function requestsWorkbook(
       budget_code: row.budget_code,
       status: row.current_status,
       approval_number: row.approval_number ?? '',
-      created: row.created_at,
+      created: wallClockIn(row.created_at, timeZone),
     }),
   });
 }

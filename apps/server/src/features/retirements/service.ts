@@ -492,6 +492,10 @@ export async function downloadRetirements(
     throw new AppError('not_found', 'User not found.');
   return {
     fileName: `${user.fullname} retirements.xlsx`,
-    stream: retirementsWorkbook(context.db, { organizationId: actor.organization_id, ownerId }),
+    stream: retirementsWorkbook(context.db, {
+      organizationId: actor.organization_id,
+      ownerId,
+      timeZone: context.config.orgTimezone,
+    }),
   };
 }

@@ -1,14 +1,15 @@
 import type { Readable } from 'node:stream';
 import { retirementStatusLabels, type RetirementStatus } from '@imprest/domain/enums.ts';
 import type { Executor } from '../../db/client.ts';
-import { dayValue, streamWorkbook } from '../../lib/workbook.ts';
+import { dayValue, streamWorkbook, wallClockIn } from '../../lib/workbook.ts';
 import { retirementBatch, type RetirementSheetRow } from './queries.ts';
 
 /** Streams an xlsx of retirements, newest first (spec §9). */
 export function retirementsWorkbook(
   db: Executor,
-  options: { organizationId: string; ownerId?: string },
+  options: { organizationId: string; ownerId?: string; timeZone: string },
 ): Readable {
+  const { timeZone, ...filter } = options;
   return streamWorkbook<RetirementSheetRow>({
     sheetName: 'Retirements',
     columns: [
@@ -29,14 +30,14 @@ export function retirementsWorkbook(
       { header: 'Status', key: 'status', width: 14 },
       { header: 'Cash returned', key: 'funds_returned', width: 14 },
     ],
-    batch: (position) => retirementBatch(db, { ...options, ...position }),
+    batch: (position) => retirementBatch(db, { ...filter, ...position }),
     row: (row) => ({
       name: row.name,
       purpose: row.purpose,
       approval_number: row.approval_number ?? '',
       budget_code: row.budget_code,
       due_date: dayValue(row.due_date),
-      retirement_date: row.submitted_at ?? '',
+      retirement_date: row.submitted_at ? wallClockIn(row.submitted_at, timeZone) : '',
       received: Number(row.amount_received),
       spent: row.amount_spent === null ? '' : Number(row.amount_spent),
       currency: row.amount_currency.toUpperCase(),
