@@ -408,6 +408,8 @@ test.describe('at 375 px', () => {
     await expect(page.getByTestId('budget-history-chart')).toBeVisible();
     await expect(page.getByTestId('budget-requests-table')).toBeVisible();
     await expectNoSidewaysScroll(page);
+    // Its requests too, "Request edit" and nine-digit amounts included.
+    await expectUnclipped(page.getByTestId('budget-requests-table').locator('.ant-tag'));
     await shot(page, 'budget-detail-375');
 
     await page.getByRole('button', { name: 'Edit Budget' }).click();

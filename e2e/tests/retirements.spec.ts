@@ -168,8 +168,16 @@ test('the owner retires a request with receipts; finance marks the change return
   expect(await remainingBalance(finance, '6105')).toBe(before - 2_000_000);
 
   await finance.goto(`/dashboard/requests/${id}`);
-  await finance.getByRole('button', { name: 'Request Retirement' }).click();
+  // A double click starts one retirement: the second click sent another call, refused with 409.
+  const attached: number[] = [];
+  finance.on('response', (response) => {
+    if (response.url().includes('/attach-retirement')) attached.push(response.status());
+  });
+  await finance.getByRole('button', { name: 'Request Retirement' }).dblclick();
   await expect(finance.getByText('Successful Retirement Request')).toBeVisible();
+  // Time for a second call to have been answered, had one been sent.
+  await finance.waitForTimeout(1_000);
+  expect(attached).toEqual([201]);
 
   // The owner opens the retirement form from the request view.
   await page.setViewportSize(desktop);
@@ -311,8 +319,15 @@ test('a rejected retirement is reopened by its owner, edited and submitted again
   await expect(finance.getByText('Status: Rejected', { exact: true })).toBeVisible();
   await expect(finance.getByRole('button', { name: 'Request to Resubmit' })).toHaveCount(0);
 
-  await page.getByRole('button', { name: 'Request to Resubmit' }).click();
+  // A double click reopens it once.
+  const reopened: number[] = [];
+  page.on('response', (response) => {
+    if (response.url().includes('/retirement/request-edit')) reopened.push(response.status());
+  });
+  await page.getByRole('button', { name: 'Request to Resubmit' }).dblclick();
   await expect(page.getByText('Status: Not Submitted', { exact: true })).toBeVisible();
+  await page.waitForTimeout(1_000);
+  expect(reopened).toEqual([200]);
   const form = page.getByTestId('retirement-form');
   const amount = form.getByLabel('Total Amount Spent');
   await expect(amount).toHaveValue('800,000');

@@ -5,6 +5,7 @@ import { useNavigate, useParams } from 'react-router';
 import { currencyLabel } from '../../../lib/request-labels.ts';
 import { useCurrentUser } from '../../../lib/session.tsx';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 import { useBudget } from '../api/get-budget.ts';
 import { useDownloadBudgetRequests } from '../api/download-budget-requests.ts';
 import { BudgetChangelog } from '../components/budget-changelog.tsx';
@@ -29,6 +30,7 @@ export function BudgetDetailPage() {
   const isMobile = useIsMobile();
   const budget = useBudget(code);
   const download = useDownloadBudgetRequests();
+  const downloadRequests = useOneAtATime(download);
   const canManage = isFinance(user.role);
   const cardSize = isMobile ? 'small' : 'medium';
 
@@ -77,7 +79,7 @@ export function BudgetDetailPage() {
               <Button
                 icon={<DownloadOutlined />}
                 loading={download.isPending}
-                onClick={() => download.mutate(data.code)}
+                onClick={() => downloadRequests(data.code)}
                 style={isMobile ? { flex: '1 1 0' } : undefined}
               >
                 Download Requests

@@ -1,4 +1,5 @@
 import { Alert, Button, Flex } from 'antd';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 import { useAttachRetirement } from '../api/attach-retirement.ts';
 
 type RequestRetirementButtonProps = { requestId: string; onRequested: () => void };
@@ -6,6 +7,7 @@ type RequestRetirementButtonProps = { requestId: string; onRequested: () => void
 /** Spec §2: finance starts the retirement of an approved request without one. */
 export function RequestRetirementButton({ requestId, onRequested }: RequestRetirementButtonProps) {
   const attach = useAttachRetirement({ onAttached: onRequested });
+  const requestRetirement = useOneAtATime(attach);
   return (
     <Flex vertical gap={8} className="no-print">
       {attach.isError ? (
@@ -18,7 +20,11 @@ export function RequestRetirementButton({ requestId, onRequested }: RequestRetir
         />
       ) : null}
       <div>
-        <Button type="primary" loading={attach.isPending} onClick={() => attach.mutate(requestId)}>
+        <Button
+          type="primary"
+          loading={attach.isPending}
+          onClick={() => requestRetirement(requestId)}
+        >
           Request Retirement
         </Button>
       </div>

@@ -1,4 +1,5 @@
 import { Alert, Button, Flex } from 'antd';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 import { useRequestRetirementEdit } from '../api/request-retirement-edit.ts';
 
 type ResubmitRetirementButtonProps = { retirementId: string };
@@ -9,6 +10,7 @@ type ResubmitRetirementButtonProps = { retirementId: string };
  */
 export function ResubmitRetirementButton({ retirementId }: ResubmitRetirementButtonProps) {
   const edit = useRequestRetirementEdit();
+  const reopen = useOneAtATime(edit);
   return (
     <Flex vertical gap={8} align="flex-end">
       {edit.isError ? (
@@ -21,7 +23,7 @@ export function ResubmitRetirementButton({ retirementId }: ResubmitRetirementBut
           style={{ alignSelf: 'stretch' }}
         />
       ) : null}
-      <Button type="primary" loading={edit.isPending} onClick={() => edit.mutate(retirementId)}>
+      <Button type="primary" loading={edit.isPending} onClick={() => reopen(retirementId)}>
         Request to Resubmit
       </Button>
     </Flex>

@@ -1,6 +1,7 @@
 import { LockOutlined, UnlockOutlined } from '@ant-design/icons';
 import type { UserResponse } from '@imprest/domain/api/users.ts';
 import { Alert, Button, Card, Flex, Typography } from 'antd';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 import { useRestrictUser } from '../api/restrict-user.ts';
 import { restrictUserFailed } from './user-messages.ts';
 
@@ -9,6 +10,7 @@ type RestrictPanelProps = { user: UserResponse };
 /** Spec §2 User view: finance restricts or unrestricts a user's requests. */
 export function RestrictPanel({ user }: RestrictPanelProps) {
   const restrict = useRestrictUser();
+  const setLock = useOneAtATime(restrict);
   const isLocked = user.is_locked;
 
   return (
@@ -33,7 +35,7 @@ export function RestrictPanel({ user }: RestrictPanelProps) {
             danger={!isLocked}
             icon={isLocked ? <UnlockOutlined /> : <LockOutlined />}
             loading={restrict.isPending}
-            onClick={() => restrict.mutate({ user_id: user.id, lock_status: !isLocked })}
+            onClick={() => setLock({ user_id: user.id, lock_status: !isLocked })}
           >
             {isLocked ? 'Unrestrict User' : 'Restrict User'}
           </Button>
