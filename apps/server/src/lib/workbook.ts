@@ -1,4 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
+import { clockIn } from '@imprest/domain/days.ts';
 import { strToU8, Zip, ZipDeflate } from 'fflate';
 
 /**
@@ -40,8 +41,6 @@ export function dayValue(day: string): Date {
   return new Date(`${day}T00:00:00Z`);
 }
 
-const wallClockFormatters = new Map<string, Intl.DateTimeFormat>();
-
 /**
  * A moment as the clock reads it in a time zone, as a spreadsheet date and time: a spreadsheet's
  * date carries no zone, so a moment written as UTC would read three hours early in Dar es Salaam
@@ -49,30 +48,15 @@ const wallClockFormatters = new Map<string, Intl.DateTimeFormat>();
  * shows the organisation's (ORG_TIMEZONE).
  */
 export function wallClockIn(moment: Date, timeZone: string): Date {
-  let formatter = wallClockFormatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    wallClockFormatters.set(timeZone, formatter);
-  }
-  const part: Record<string, number> = {};
-  for (const { type, value } of formatter.formatToParts(moment)) part[type] = Number(value);
+  const clock = clockIn(timeZone, moment);
   return new Date(
     Date.UTC(
-      part.year ?? 0,
-      (part.month ?? 1) - 1,
-      part.day ?? 1,
-      part.hour ?? 0,
-      part.minute ?? 0,
-      part.second ?? 0,
+      clock.year,
+      clock.month - 1,
+      clock.day,
+      clock.hour,
+      clock.minute,
+      clock.second,
       moment.getUTCMilliseconds(),
     ),
   );
