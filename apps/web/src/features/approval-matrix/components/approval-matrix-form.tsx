@@ -1,5 +1,6 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import {
+  approvalMatrixRowInput,
   updateApprovalMatrixRequest,
   type ApprovalMatrixRowResponse,
 } from '@imprest/domain/api/approval-matrix.ts';
@@ -62,17 +63,20 @@ function problemOf(issue: { message: string; path: PropertyKey[] } | undefined):
   return typeof row === 'number' ? `Row ${row + 1}: ${issue.message}` : issue.message;
 }
 
-/** A reviewer chosen at an earlier step of the same row (the shared rule: once per row). */
-const notChosenBefore =
+/** A row's reviewers up to this one, by the shared rule (once each, in the hierarchy's order). */
+const reviewersInOrder =
   (row: number, position: number) =>
   ({ getFieldValue }: { getFieldValue: (name: (string | number)[]) => unknown }) => ({
     validator(_rule: unknown, value: ReviewerRole | undefined) {
+      if (!value) return Promise.resolve();
       const chosen = (getFieldValue(['rows', row, 'reviewers']) ?? []) as (
         ReviewerRole | undefined
       )[];
-      return value && chosen.slice(0, position).includes(value)
-        ? Promise.reject(new Error('A reviewer role may appear only once in a row'))
-        : Promise.resolve();
+      const roles = chosen.slice(0, position + 1).filter((role): role is ReviewerRole => !!role);
+      const parsed = approvalMatrixRowInput.shape.user_role.safeParse(roles);
+      return parsed.success
+        ? Promise.resolve()
+        : Promise.reject(new Error(parsed.error.issues[0]?.message ?? saveFailed));
     },
   });
 
@@ -169,7 +173,7 @@ export function ApprovalMatrixForm({ rows, onCancel, onSaved }: ApprovalMatrixFo
                         rules={
                           position === 0
                             ? [{ required: true, message: 'Choose the first reviewer' }]
-                            : [notChosenBefore(field.name, position)]
+                            : [reviewersInOrder(field.name, position)]
                         }
                       >
                         <Select<ReviewerRole>
