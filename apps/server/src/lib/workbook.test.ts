@@ -90,6 +90,35 @@ describe('streamWorkbook', () => {
     expect(sheet?.getRow(1201).getCell(1).value).toBe(1199);
   });
 
+  it('keeps text in any script whole, across the chunks it is encoded in and longer than one', async () => {
+    // Names in other scripts (2 to 4 bytes a character in UTF-8) on every row, so characters
+    // fall on every side of the 64 KiB chunks the sheet is encoded in; one text longer than a chunk.
+    const names = [
+      'Zoë Mwakasege',
+      '张伟 收据',
+      'Åsa 🙂 Ødegård',
+      'plain ascii',
+      'x'.repeat(30_000),
+    ];
+    const { batch } = source(3_000);
+    const stream = streamWorkbook<Record>({
+      sheetName: 'Scripts',
+      columns: columns.slice(0, 2),
+      batch,
+      row: ({ i }) => ({ number: i, text: names[i % names.length] }),
+    });
+    const sheet = (await read(await buffer(stream))).worksheets[0];
+    expect(sheet?.rowCount).toBe(3_001);
+    const misses: number[] = [];
+    for (let i = 0; i < 3_000; i += 1) {
+      const row = sheet?.getRow(i + 2);
+      if (row?.getCell(1).value !== i || row.getCell(2).value !== names[i % names.length]) {
+        misses.push(i);
+      }
+    }
+    expect(misses).toEqual([]);
+  });
+
   it('waits for the client: nothing is read far ahead of what it has taken', async () => {
     const { batch, asked } = source(100_000);
     const stream = streamWorkbook<Record>({
@@ -151,7 +180,7 @@ describe('wallClockIn', () => {
   });
 });
 
-describe('wallClockIn, read once per quarter-hour', () => {
+describe('wallClockIn, read once per day, per quarter-hour on a day of change', () => {
   it.each(['Africa/Dar_es_Salaam', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kathmandu'])(
     'agrees with the clock of %s at every 37th minute of 2026, across its offset changes',
     (zone) => {

@@ -11,6 +11,7 @@ import {
   getTableColumns,
   inArray,
   lt,
+  lte,
   ne,
   notExists,
   or,
@@ -598,16 +599,19 @@ const pendingCountQuery = preparedOnce((db: Executor) =>
  * Rows after a keyset position in newest-first order (created_at, then id, both descending): the
  * next batch of a download. The position is created_at as PostgreSQL prints it, to the
  * microsecond: a Date keeps only milliseconds, and rows of the boundary row's millisecond that
- * are older than it would be skipped.
+ * are older than it would be skipped. `created_at <= position` comes first, on its own, so the
+ * created_at index starts the scan at the position: written as `created_at < position or
+ * (created_at = position and id < …)` alone, every batch read the rows of all the batches
+ * before it again (bench:download, 100,000 rows: 10–12 s, now 3 s).
  */
 export function olderThan(
   table: { created_at: PgColumn; id: PgColumn },
   after: { position: string; id: string },
 ): SQL {
   const position = sql`${after.position}::timestamptz`;
-  return or(
-    lt(table.created_at, position),
-    and(eq(table.created_at, position), lt(table.id, after.id)),
+  return and(
+    lte(table.created_at, position),
+    or(lt(table.created_at, position), lt(table.id, after.id)),
   ) as SQL;
 }
 
