@@ -32,7 +32,7 @@ import { registerIdempotency } from './lib/idempotency.ts';
 import { registerRateLimits } from './lib/rate-limit.ts';
 import { registerRequestOrigin } from './lib/request-origin.ts';
 import { RequestLog, requestIdOf } from './lib/request-log.ts';
-import { registerSecurityHeaders } from './lib/security-headers.ts';
+import { registerNoStore, registerSecurityHeaders } from './lib/security-headers.ts';
 
 export const apiPrefix = '/api/v1';
 
@@ -79,6 +79,7 @@ export async function buildApp(
 
   await app.register(
     async (api) => {
+      registerNoStore(api);
       api.addHook(
         'onRequest',
         authenticateApi((token) => actorFromToken(context, token)),

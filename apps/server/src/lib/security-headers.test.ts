@@ -110,6 +110,35 @@ describe('every response', () => {
     expect(response.headers['strict-transport-security']).toBeUndefined();
   });
 
+  it('keeps every API answer out of caches, the token and the profile among them', async () => {
+    const user = await buildUser(plain.db, {
+      organizationId: await buildOrganization(plain.db, 'No Store Org'),
+    });
+    const answers = [
+      await plain.app.inject({
+        method: 'POST',
+        url: '/api/v1/users/authenticate',
+        payload: { email: user.email, password: user.password },
+      }),
+      await plain.app.inject({
+        method: 'GET',
+        url: '/api/v1/users/validate-token',
+        headers: { token: user.token },
+      }),
+      await plain.app.inject({
+        method: 'GET',
+        url: `/api/v1/users/${user.id}`,
+        headers: auth(user),
+      }),
+      await plain.app.inject({ method: 'GET', url: '/api/v1/approval-matrix' }),
+    ];
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 401]);
+    for (const answer of answers) expect(answer.headers['cache-control']).toBe('no-store');
+    // The web's pages and hashed assets keep their own caching.
+    const page = await plain.app.inject({ method: 'GET', url: '/' });
+    expect(page.headers['cache-control']).toBe('no-cache');
+  });
+
   it.each(cases)('%s behind HTTPS also carries HSTS', async (_what, call, status) => {
     const response = await call(secure);
     expect(response.statusCode, response.body).toBe(status);

@@ -155,3 +155,17 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config): v
     done();
   });
 }
+
+/**
+ * `Cache-Control: no-store` on every API answer (ASVS 14.3.2): they carry session tokens and
+ * personal data, and a browser's disk cache on a shared computer, or a shared proxy (the API takes
+ * the token in a `token` header too, which does not stop a cache as `Authorization` does), must
+ * keep none of them. Registered first in the API's scope, so a 401 carries it; a route may set its
+ * own (a stored file's private, short-lived caching).
+ */
+export function registerNoStore(api: FastifyInstance): void {
+  api.addHook('onRequest', (_request, reply, done) => {
+    void reply.header('cache-control', 'no-store');
+    done();
+  });
+}

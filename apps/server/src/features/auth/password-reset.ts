@@ -79,7 +79,8 @@ export async function requestPasswordReset(
 
 /**
  * Sets a new password with a valid, unused, unexpired reset or invitation token for that e-mail;
- * the token is spent and every session of the user ends (docs/decisions/0010).
+ * the token is spent, the user's other links expire, and every session of the user ends
+ * (docs/decisions/0010).
  */
 export async function resetPassword(
   context: AppContext,
@@ -94,6 +95,9 @@ export async function resetPassword(
   const isDone = await context.db.transaction(async (tx) => {
     const purpose = await spendToken(tx, { userId: user.id, token: options.token });
     if (!purpose) return false;
+    // The user's other links (an older reset, the invitation) set a password they no longer
+    // need: left live, whoever holds one could set another (docs/decisions/0010).
+    await revokeLinkTokens(tx, user.id);
     await tx
       .update(users)
       .set({ password_hash: passwordHash, modified_at: sql`now()` })

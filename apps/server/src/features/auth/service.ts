@@ -16,6 +16,7 @@ import {
   touchLastLoggedIn,
   type UserWithOrganization,
 } from '../users/queries.ts';
+import { revokeLinkTokens } from './password-reset.ts';
 import { assertPasswordAllowed } from './common-passwords.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { endSession, endSessionsOf, startSession } from './session.ts';
@@ -206,6 +207,8 @@ export async function changeOwnPassword(
       .set({ password_hash: passwordHash, modified_at: sql`now()` })
       .where(eq(users.id, actor.id));
     await endSessionsOf(tx, actor.id, 'password');
+    // A reset link asked for earlier would undo this change (docs/decisions/0010).
+    await revokeLinkTokens(tx, actor.id);
     await recordAudit(tx, {
       organizationId: actor.organization_id,
       actor,
