@@ -12,6 +12,18 @@ export function isFinance(role: Role): boolean {
   return financeRoles.includes(role);
 }
 
+/**
+ * Finance restricts and unrestricts users (decisions §9), anyone's but their own: locking oneself
+ * out helps nobody, and lifting one's own lock would defeat it. The server checks the organisation
+ * too; the web offers the Restrict Requests panel by this rule.
+ */
+export function mayRestrictUser(
+  actor: { id: string; role: Role },
+  target: { id: string },
+): boolean {
+  return isFinance(actor.role) && actor.id !== target.id;
+}
+
 /** Super admin permission: director only (spec §6). */
 export function isSuperAdmin(role: Role): boolean {
   return role === 'director';

@@ -1,8 +1,8 @@
 import {
   holdsPermissionBeyond,
   isAdmin,
-  isFinance,
   isSuperAdmin,
+  mayRestrictUser,
 } from '@imprest/domain/permissions.ts';
 import type { Role } from '@imprest/domain/enums.ts';
 import type { Actor } from '../../lib/authenticate.ts';
@@ -85,13 +85,9 @@ export function canDeleteUser(actor: Who, target: Target): boolean {
   return isSuperAdmin(actor.role) && actor.id !== target.id;
 }
 
-/**
- * Finance restricts and unrestricts users of its organisation (decisions §9), anyone's but their
- * own: locking oneself out helps nobody, and lifting one's own lock would defeat it.
- */
+/** Finance restricts and unrestricts users of its organisation, anyone's but their own. */
 export function canRestrictUser(actor: Who, target: Target): boolean {
-  if (!sameOrganization(actor, target)) return false;
-  return isFinance(actor.role) && actor.id !== target.id;
+  return sameOrganization(actor, target) && mayRestrictUser(actor, target);
 }
 
 /** Decisions §9: every user changes their own password, nobody another's. */

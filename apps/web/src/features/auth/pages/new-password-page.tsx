@@ -2,6 +2,7 @@ import { newPassword } from '@imprest/domain/api/auth.ts';
 import { Alert, Button, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 import { paths } from '../../../paths.ts';
 import { useResetPassword } from '../api/reset-password.ts';
 import { AuthLayout } from '../components/auth-layout.tsx';
@@ -13,6 +14,7 @@ export function NewPasswordPage() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const resetPassword = useResetPassword();
+  const sendNewPassword = useOneAtATime(resetPassword);
   const [form] = Form.useForm<NewPasswordValues>();
   const [isMismatch, setIsMismatch] = useState(false);
   const token = searchParams.get('token') ?? '';
@@ -32,7 +34,7 @@ export function NewPasswordPage() {
       form.setFields([{ name: 'password', errors: [checked.error.issues[0]?.message ?? ''] }]);
       return;
     }
-    resetPassword.mutate(
+    sendNewPassword(
       { token, email, password: values.password },
       { onSuccess: () => void navigate(paths.successAuth.getHref(), { replace: true }) },
     );

@@ -1,6 +1,7 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Flex, Typography } from 'antd';
 import { useCurrentUser, useSession } from '../../../lib/session.tsx';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 import { useDownloadRequests } from '../api/download-requests.ts';
 import { useDownloadRetirements } from '../api/download-retirements.ts';
 
@@ -13,6 +14,8 @@ export function DownloadsCard() {
   const { mode } = useSession();
   const requests = useDownloadRequests();
   const retirements = useDownloadRetirements();
+  const downloadRequests = useOneAtATime(requests);
+  const downloadRetirements = useOneAtATime(retirements);
   // Decisions §8: `user` downloads your own (staff mode), your role all you may see (admin mode).
   const input = {
     mode: mode === 'admin' ? user.role : 'user',
@@ -35,7 +38,7 @@ export function DownloadsCard() {
             loading={requests.isPending}
             onClick={() => {
               retirements.reset();
-              requests.mutate(input);
+              downloadRequests(input);
             }}
           >
             Download Requests
@@ -45,7 +48,7 @@ export function DownloadsCard() {
             loading={retirements.isPending}
             onClick={() => {
               requests.reset();
-              retirements.mutate(input);
+              downloadRetirements(input);
             }}
           >
             Download Retirements

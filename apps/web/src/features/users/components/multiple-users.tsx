@@ -28,6 +28,7 @@ import { saveFile } from '../../../lib/api-download.ts';
 import { tablePagination } from '../../../lib/pagination.ts';
 import { departmentLabel } from '../../../lib/request-labels.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 import { useCreateUsers, type NewUserInput } from '../api/create-users.ts';
 import { useTakenEmails } from '../api/get-taken-emails.ts';
 import {
@@ -89,6 +90,7 @@ export function MultipleUsers({ onAdded, onCancel }: MultipleUsersProps) {
   const [serverErrors, setServerErrors] = useState<Map<string, string[]>>(new Map());
   const [page, setPage] = useState({ current: 1, pageSize: defaultPageSize });
   const create = useCreateUsers();
+  const createOnce = useOneAtATime(create);
   const takenEmails = useTakenEmails(rows.length > 0);
 
   const problems = useMemo(
@@ -164,7 +166,7 @@ export function MultipleUsers({ onAdded, onCancel }: MultipleUsersProps) {
   }
 
   function handleSave() {
-    create.mutate(rows.map(toNewUser), {
+    createOnce(rows.map(toNewUser), {
       onSuccess: (users) => onAdded(users.length),
       onError: (error) => {
         if (!isApiError(error) || error.details.length === 0) return;

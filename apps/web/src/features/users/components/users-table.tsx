@@ -1,5 +1,5 @@
 import type { UserResponse } from '@imprest/domain/api/users.ts';
-import { Table, type TableColumnsType, type TablePaginationConfig } from 'antd';
+import { Table, Typography, type TableColumnsType, type TablePaginationConfig } from 'antd';
 import { Link } from 'react-router';
 import { departmentLabel } from '../../../lib/request-labels.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
@@ -20,28 +20,43 @@ export function UsersTable({ users, isLoading, pagination, onOpen }: UsersTableP
     {
       title: 'NAME',
       key: 'name',
+      // On a phone the name wraps in a narrow column, with the department under it (its own
+      // column is hidden there), so the e-mail address and the system role fit the width.
+      onCell: () => (isMobile ? { style: { maxWidth: '6rem', whiteSpace: 'normal' } } : {}),
       render: (_value, user) => (
-        <Link
-          to={paths.dashboard.viewUser.getHref(user.id)}
-          onClick={(event) => event.stopPropagation()}
-        >
-          {user.fullname}
-        </Link>
+        <>
+          <Link
+            to={paths.dashboard.viewUser.getHref(user.id)}
+            onClick={(event) => event.stopPropagation()}
+          >
+            {user.fullname}
+          </Link>
+          {isMobile ? (
+            <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
+              {departmentLabel(user.department)}
+            </Typography.Text>
+          ) : null}
+        </>
       ),
     },
     {
       title: 'DEPARTMENT',
       key: 'department',
+      // Hidden where isMobile shows it under the name (AntD's md is the 768 px tablet breakpoint).
+      responsive: ['md'],
       render: (_value, user) => departmentLabel(user.department),
     },
     {
       title: 'EMAIL ADDRESS',
       dataIndex: 'email',
       key: 'email',
+      // A long address breaks anywhere rather than push SYSTEM ROLE out of a phone's width.
+      onCell: () => (isMobile ? { style: { maxWidth: '8rem', whiteSpace: 'normal' } } : {}),
       render: (email: string) => <span style={{ wordBreak: 'break-all' }}>{email}</span>,
     },
     {
-      title: 'SYSTEM ROLE',
+      // On phones the title takes two lines, as the retirements list's AMOUNT SPENT does.
+      title: isMobile ? <span className="table-title-wrap">SYSTEM ROLE</span> : 'SYSTEM ROLE',
       key: 'system_role',
       render: (_value, user) => systemRoleLabels[user.system_role],
     },

@@ -5,6 +5,7 @@ import { SuccessPanel } from '../../../components/success-panel.tsx';
 import { useCurrentUser } from '../../../lib/session.tsx';
 import { useGoBack } from '../../../lib/use-go-back.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 import { paths } from '../../../paths.ts';
 import { useCreateUsers } from '../api/create-users.ts';
 import { AdminOnly } from '../components/admin-only.tsx';
@@ -24,6 +25,7 @@ function NewUsers() {
   const [mode, setMode] = useState<AddUserMode>('single');
   const [added, setAdded] = useState<string | null>(null);
   const create = useCreateUsers();
+  const createOnce = useOneAtATime(create);
 
   if (added !== null) {
     return <SuccessPanel title={userAdded} subTitle={added} primary={viewUsers} />;
@@ -64,7 +66,7 @@ function NewUsers() {
             ) : null
           }
           onSubmit={(newUser) =>
-            create.mutate([newUser], {
+            createOnce([newUser], {
               onSuccess: () =>
                 setAdded(
                   newUser.password

@@ -3,8 +3,8 @@ import type { UserResponse } from '@imprest/domain/api/users.ts';
 import {
   holdsPermissionBeyond,
   isAdmin,
-  isFinance,
   isSuperAdmin,
+  mayRestrictUser,
   systemRoleFor,
 } from '@imprest/domain/permissions.ts';
 import { Alert, Button, Card, Col, Flex, Form, Popconfirm, Result, Row, Spin, Tag } from 'antd';
@@ -78,6 +78,8 @@ function UserView({ user }: { user: UserResponse }) {
   const remove = useDeleteUser();
   const isDirector = isSuperAdmin(viewer.role);
   const isSelf = viewer.id === user.id;
+  // Finance's panel, for anyone's account but their own (the server refuses that).
+  const canRestrict = mayRestrictUser(viewer, user);
 
   if (isUpdated) {
     return (
@@ -126,7 +128,7 @@ function UserView({ user }: { user: UserResponse }) {
   return (
     <Flex vertical gap={16} style={{ maxWidth: 1100 }}>
       <Row gutter={[16, 16]}>
-        <Col xs={24} lg={isFinance(viewer.role) ? 16 : 24}>
+        <Col xs={24} lg={canRestrict ? 16 : 24}>
           <Card
             size={isMobile ? 'small' : 'medium'}
             title={user.fullname}
@@ -214,7 +216,7 @@ function UserView({ user }: { user: UserResponse }) {
             </Flex>
           </Card>
         </Col>
-        {isFinance(viewer.role) ? (
+        {canRestrict ? (
           <Col xs={24} lg={8}>
             <RestrictPanel user={user} />
           </Col>
