@@ -16,3 +16,16 @@ describe('ORG_TIMEZONE', () => {
     },
   );
 });
+
+describe('PORT', () => {
+  it('is 3000 unset or empty (PORT= in an env file), and a port when given', () => {
+    expect(readConfig({}).port).toBe(3000);
+    expect(readConfig({ PORT: '' }).port).toBe(3000);
+    expect(readConfig({ PORT: ' ' }).port).toBe(3000);
+    expect(readConfig({ PORT: '8080' }).port).toBe(8080);
+  });
+
+  it.each(['http', '70000', '-1'])('refuses %j at start', (port) => {
+    expect(() => readConfig({ PORT: port })).toThrow(/PORT/);
+  });
+});

@@ -17,7 +17,12 @@ function isTimeZone(zone: string): boolean {
 
 /** Environment of decisions §1, read and validated once; `process.env` appears nowhere else. */
 const environment = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  // Empty (`PORT=` in an env file) is unset, as for the other settings: coerced, it was 0, a
+  // random port nobody could find.
+  PORT: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    z.coerce.number().int().min(0).max(65535).default(3000),
+  ),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().optional(),
   DATABASE_URL: z.string().url().optional(),

@@ -31,9 +31,24 @@ export function withTransactionHook<T>(hook: TransactionHook, work: () => T): T 
   return transactionHooks.run(hook, work);
 }
 
+/**
+ * How long a call waits for a connection, new or from the pool, before it fails. pg waits forever
+ * by default: a DATABASE_URL whose host accepts but never answers (a firewall, another service on
+ * the port) left the server starting forever, silent; now the start fails with the error and exits
+ * 1. A pool that stays full this long is as broken for the caller waiting on it.
+ */
+export const connectionTimeoutMs = 15_000;
+
 /** Opens a pool on a PostgreSQL URL. */
-export function connect(url: string, options: { max?: number } = {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20 });
+export function connect(
+  url: string,
+  options: { max?: number; connectionTimeoutMs?: number } = {},
+): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 20,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? connectionTimeoutMs,
+  });
   pool.on('error', () => undefined); // idle clients that lose their server are replaced on next use
   const db = drizzle(pool, { schema }) as Database;
   const transaction = db.transaction.bind(db);
@@ -64,7 +79,11 @@ export const migrationLockKey = 727001;
 
 /** Applies the committed SQL migrations, one process at a time. */
 export async function migrateDatabase(db: Database): Promise<void> {
-  const client = await db.$client.connect();
+  // The start's first connection: its failure says what failed (not only pg's "timeout exceeded").
+  const client = await db.$client.connect().catch((error: unknown) => {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`the database could not be reached: ${reason}`, { cause: error });
+  });
   try {
     await client.query('SELECT pg_advisory_lock($1)', [migrationLockKey]);
     await migrate(drizzle(client, { schema }), { migrationsFolder });
