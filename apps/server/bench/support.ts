@@ -154,7 +154,6 @@ export async function startDatabase(): Promise<BenchDatabase> {
         await embedded.stop();
         await fs.rm(clusterDir, { recursive: true, force: true });
         await fs.rm(`${clusterDir}.password`, { force: true });
-        await fs.rm(`${clusterDir}.password`, { force: true });
       },
     };
   }
