@@ -143,7 +143,8 @@ export type DeliveryOutcome = 'sent' | 'logged' | 'skipped';
  * process sends it; through SMTP_URL as HTML and plain text, or, without SMTP_URL, writes it to
  * the log and keeps it in the outbox (decisions §1). A failed attempt goes back to `queued` with
  * its reason and throws, so pg-boss retries it with back-off; the last one marks it `failed`.
- * `skipped`: already sent, failed, or being sent by another worker.
+ * `skipped`: already sent, logged or failed. A row claimed by another attempt less than
+ * staleClaimSeconds ago throws, so that its job is retried rather than completed.
  */
 export async function deliverQueuedEmail(
   context: AppContext,
@@ -160,7 +161,20 @@ export async function deliverQueuedEmail(
       ),
     )
     .returning();
-  if (!email) return 'skipped';
+  if (!email) {
+    const [row] = await context.db
+      .select({ status: emailOutbox.status })
+      .from(emailOutbox)
+      .where(eq(emailOutbox.id, options.id));
+    // Claimed by an attempt less than staleClaimSeconds ago: one still sending, or one whose
+    // worker died mid-send and whose job pg-boss has retried early. Skipping would complete this
+    // job and leave the row in `sending` for ever; failing it lets pg-boss retry once the claim
+    // is stale (a row another attempt has sent by then is skipped, so it goes out once).
+    if (row?.status === 'sending') {
+      throw new Error('the e-mail is being sent by another attempt; tried again later');
+    }
+    return 'skipped';
+  }
   const { smtpUrl } = context.config;
   if (!smtpUrl) {
     // The log never holds a link's secret; the outbox row keeps the e-mail whole, so someone
