@@ -16,13 +16,16 @@ type UsersTableProps = {
 /** Spec §2 Users list: NAME, DEPARTMENT, EMAIL ADDRESS, SYSTEM ROLE; a row opens the user view. */
 export function UsersTable({ users, isLoading, pagination, onOpen }: UsersTableProps) {
   const isMobile = useIsMobile();
+  /** A cell's props that, on a phone, wrap its text within `width`. */
+  const wrapOnPhone = (width: string) =>
+    isMobile ? { style: { maxWidth: width, whiteSpace: 'normal' as const } } : {};
   const columns: TableColumnsType<UserResponse> = [
     {
       title: 'NAME',
       key: 'name',
       // On a phone the name wraps in a narrow column, with the department under it (its own
       // column is hidden there), so the e-mail address and the system role fit the width.
-      onCell: () => (isMobile ? { style: { maxWidth: '6rem', whiteSpace: 'normal' } } : {}),
+      onCell: () => wrapOnPhone('6rem'),
       render: (_value, user) => (
         <>
           <Link
@@ -51,7 +54,7 @@ export function UsersTable({ users, isLoading, pagination, onOpen }: UsersTableP
       dataIndex: 'email',
       key: 'email',
       // A long address breaks anywhere rather than push SYSTEM ROLE out of a phone's width.
-      onCell: () => (isMobile ? { style: { maxWidth: '8rem', whiteSpace: 'normal' } } : {}),
+      onCell: () => wrapOnPhone('8rem'),
       render: (email: string) => <span style={{ wordBreak: 'break-all' }}>{email}</span>,
     },
     {
