@@ -1,5 +1,6 @@
 import { buffer } from 'node:stream/consumers';
 import ExcelJS from 'exceljs';
+import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { dayValue, streamWorkbook, wallClockIn, type SheetColumn } from './workbook.ts';
 
@@ -74,6 +75,62 @@ describe('streamWorkbook', () => {
     expect(first?.getCell(7).value).toBeNull();
     expect(sheet?.getRow(3).getCell(6).value).toBe(false);
     expect(sheet?.getColumn(2).width).toBe(30);
+  });
+
+  it('writes every number as String writes it, and a moment to a tenth of a millisecond', async () => {
+    const numbers = [
+      0,
+      -0,
+      7,
+      -42,
+      1_000_000,
+      Number.MAX_SAFE_INTEGER,
+      1234.5,
+      0.05,
+      -0.05,
+      0.1,
+      1234567.89,
+      -98765.43,
+      9_999_999_999_999.99,
+      0.1 + 0.2,
+      123.456,
+      Math.PI,
+      1.5e-7,
+      1e21,
+      2 ** 60,
+    ];
+    const moments = [
+      '2026-11-25T13:45:30.123Z',
+      '2026-11-30T00:00:00.000Z',
+      '2026-12-31T23:59:59.999Z',
+      '1969-12-31T12:00:00.000Z',
+      '2024-02-29T00:00:00.001Z',
+      '2026-03-01T06:00:00.000Z',
+    ].map((moment) => new Date(moment));
+    const stream = streamWorkbook<Record>({
+      sheetName: 'Numbers',
+      columns: [
+        { header: 'Number', key: 'number' },
+        { header: 'At', key: 'at' },
+      ],
+      batch: source(numbers.length).batch,
+      row: ({ i }) => ({ number: numbers[i], at: moments[i] }),
+    });
+    const files = unzipSync(await buffer(stream));
+    const sheet = strFromU8(files['xl/worksheets/sheet1.xml'] ?? new Uint8Array());
+    const cells = (column: string) =>
+      [...sheet.matchAll(new RegExp(`<c r="${column}(\\d+)"><v>([^<]*)</v></c>`, 'g'))].map(
+        ([, row, value]) => ({ row: Number(row), value: value ?? '' }),
+      );
+    expect(cells('A')).toEqual(numbers.map((value, i) => ({ row: i + 2, value: String(value) })));
+    const serials = cells('B');
+    expect(serials.map(({ row }) => row)).toEqual(moments.map((_, i) => i + 2));
+    serials.forEach(({ value }, i) => {
+      const time = moments[i]?.getTime() ?? Number.NaN;
+      // Days since 1899-12-30; midnight is a whole day, without a fraction.
+      expect(Math.abs((Number(value) - 25_569) * 86_400_000 - time)).toBeLessThan(0.05);
+      expect(value.includes('.')).toBe(time % 86_400_000 !== 0);
+    });
   });
 
   it('reads the rows a batch at a time, each after the last, until a short batch', async () => {
