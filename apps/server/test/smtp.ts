@@ -27,8 +27,11 @@ function decodeQuotedPrintable(text: string): string {
   }
 }
 
-/** How the server answers an attempt: null accepts, a number refuses with that SMTP code. */
-export type SmtpPolicy = (recipient: string, attempt: number) => number | null;
+/**
+ * How the server answers an attempt: null accepts, a number refuses with that SMTP code, 'hang'
+ * never answers the recipient (a server that hangs mid-conversation).
+ */
+export type SmtpPolicy = (recipient: string, attempt: number) => number | null | 'hang';
 
 export type TestSmtpServer = {
   url: string;
@@ -64,11 +67,14 @@ export async function startSmtpServer(options: { port?: number } = {}): Promise<
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    // A hung connection is cut 1 s into stop(), not 30 s.
+    closeTimeout: 1_000,
     onRcptTo(address, _session: SMTPServerSession, callback) {
       const recipient = address.address.toLowerCase();
       const attempt = (attempts.get(recipient) ?? 0) + 1;
       attempts.set(recipient, attempt);
       const code = policy(recipient, attempt);
+      if (code === 'hang') return;
       callback(code === null ? undefined : refusal(code));
     },
     onData(stream, session, callback) {

@@ -96,27 +96,62 @@ export async function queueEmails(db: Executor, emails: Email[]): Promise<string
 const transports = new Map<string, Promise<nodemailer.Transporter>>();
 
 /**
- * One pooled transport per SMTP URL. nodemailer is loaded with the first e-mail sent over SMTP, not
- * at start (issue 13: memory at idle); the promise is kept, so sends at once share one transport.
+ * How long an SMTP attempt waits, in milliseconds: to connect, for the server's greeting, and for
+ * any reply once connected. nodemailer reads its connection settings from the URL alone when given
+ * one (options beside a URL are the messages' defaults), so these go into the URL's query, where
+ * an operator's own value of any of them wins.
+ */
+export const smtpTimeouts = {
+  connectionTimeout: 10_000,
+  greetingTimeout: 10_000,
+  socketTimeout: 30_000,
+} as const;
+
+/** SMTP_URL with smtpTimeouts added where it does not set them. */
+export function withSmtpTimeouts(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  for (const [name, milliseconds] of Object.entries(smtpTimeouts)) {
+    if (!url.searchParams.has(name)) url.searchParams.set(name, String(milliseconds));
+  }
+  return url.toString();
+}
+
+/**
+ * One transport per SMTP URL. nodemailer is loaded with the first e-mail sent over SMTP, not at
+ * start (issue 13: memory at idle); the promise is kept, so sends at once share one transport.
  */
 function transportFor(smtpUrl: string): Promise<nodemailer.Transporter> {
   let transport = transports.get(smtpUrl);
   if (!transport) {
     transport = import('nodemailer').then(({ default: nodemailer }) =>
-      // Short timeouts: a hung server fails the attempt well within the job's expiry, and is retried.
-      nodemailer.createTransport(smtpUrl, {
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 30_000,
-      }),
+      nodemailer.createTransport(withSmtpTimeouts(smtpUrl)),
     );
     transports.set(smtpUrl, transport);
   }
   return transport;
 }
 
-/** A row claimed longer ago than this belongs to a worker that died mid-send; it may be claimed again. */
-const staleClaimSeconds = 90;
+/**
+ * A row claimed longer ago than this belongs to an attempt that ended without saying how (its
+ * process died, or was stopped mid-send); it may be claimed again. Longer than any attempt can
+ * take under smtpTimeouts (a connection, a greeting and about ten replies: 320 s), so a hung
+ * attempt that later succeeds is never sent a second time beside it.
+ */
+export const defaultStaleClaimSeconds = 600;
+
+/** Outbox rows still `sending` whose claim is stale: their attempt ended without an outcome. */
+export async function staleEmailClaims(db: Executor, staleClaimSeconds: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: emailOutbox.id })
+    .from(emailOutbox)
+    .where(
+      and(
+        eq(emailOutbox.status, 'sending'),
+        sql`${emailOutbox.claimed_at} < now() - make_interval(secs => ${staleClaimSeconds})`,
+      ),
+    );
+  return rows.map((row) => row.id);
+}
 
 /** The reason an attempt failed, as the outbox records it: the SMTP reply when there is one. */
 function failureReason(error: unknown): string {
@@ -136,21 +171,25 @@ function redactedColumn(column: typeof emailOutbox.body | typeof emailOutbox.htm
   return sql`regexp_replace(${column}, ${secretInUrlPattern}, ${String.raw`\1[redacted]`}, 'gi')`;
 }
 
-export type DeliveryOutcome = 'sent' | 'logged' | 'skipped';
+/**
+ * `skipped`: already sent, logged or failed. `claimedForSeconds`: another attempt claimed it less
+ * than the stale-claim time ago (one still sending, or one that ended without saying how); it may
+ * be claimed again after that many seconds.
+ */
+export type DeliveryOutcome = 'sent' | 'logged' | 'skipped' | { claimedForSeconds: number };
 
 /**
  * Sends one outbox row (the `send-email` job's work): claims it first, so only one worker of any
  * process sends it; through SMTP_URL as HTML and plain text, or, without SMTP_URL, writes it to
  * the log and keeps it in the outbox (decisions §1). A failed attempt goes back to `queued` with
  * its reason and throws, so pg-boss retries it with back-off; the last one marks it `failed`.
- * `skipped`: already sent, logged or failed. A row claimed by another attempt less than
- * staleClaimSeconds ago throws, so that its job is retried rather than completed.
  */
 export async function deliverQueuedEmail(
   context: AppContext,
   logger: MailLogger,
-  options: { id: string; isLastTry: boolean },
+  options: { id: string; isLastTry: boolean; staleClaimSeconds?: number },
 ): Promise<DeliveryOutcome> {
+  const staleClaimSeconds = options.staleClaimSeconds ?? defaultStaleClaimSeconds;
   const [email] = await context.db
     .update(emailOutbox)
     .set({ status: 'sending', attempts: sql`${emailOutbox.attempts} + 1`, claimed_at: sql`now()` })
@@ -163,16 +202,16 @@ export async function deliverQueuedEmail(
     .returning();
   if (!email) {
     const [row] = await context.db
-      .select({ status: emailOutbox.status })
+      .select({
+        status: emailOutbox.status,
+        staleIn: sql<number>`ceil(extract(epoch from ${emailOutbox.claimed_at} + make_interval(secs => ${staleClaimSeconds}) - now()))::int`,
+      })
       .from(emailOutbox)
       .where(eq(emailOutbox.id, options.id));
-    // Claimed by an attempt less than staleClaimSeconds ago: one still sending, or one whose
-    // worker died mid-send and whose job pg-boss has retried early. Skipping would complete this
-    // job and leave the row in `sending` for ever; failing it lets pg-boss retry once the claim
-    // is stale (a row another attempt has sent by then is skipped, so it goes out once).
-    if (row?.status === 'sending') {
-      throw new Error('the e-mail is being sent by another attempt; tried again later');
-    }
+    // Claimed by another attempt: the caller looks again once that claim would be stale. Skipping
+    // would leave the row in `sending` for ever if that attempt never ends; failing would spend
+    // this job's retries on waiting, and its last one would leave the row unsent.
+    if (row?.status === 'sending') return { claimedForSeconds: Math.max(1, row.staleIn) };
     return 'skipped';
   }
   const { smtpUrl } = context.config;
@@ -202,10 +241,18 @@ export async function deliverQueuedEmail(
     });
   } catch (error) {
     const reason = failureReason(error);
+    // Only while this attempt's claim holds: a later attempt that took over a stale claim may
+    // have sent it meanwhile.
     await context.db
       .update(emailOutbox)
       .set({ status: options.isLastTry ? 'failed' : 'queued', error: reason })
-      .where(eq(emailOutbox.id, email.id));
+      .where(
+        and(
+          eq(emailOutbox.id, email.id),
+          eq(emailOutbox.status, 'sending'),
+          eq(emailOutbox.attempts, email.attempts),
+        ),
+      );
     if (options.isLastTry) logger.error({ to: email.to_address, reason }, 'e-mail failed');
     else logger.warn({ to: email.to_address, reason }, 'e-mail attempt failed; will retry');
     throw error;

@@ -11,6 +11,7 @@ import { buildStaffedOrganization } from '../../../test/factories/organizations.
 import { buildStoredRetirement } from '../../../test/factories/locking.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import {
+  emailSweepCron,
   lockOverdueCron,
   queues,
   retirementWarningsCron,
@@ -44,13 +45,14 @@ describe('the job runner (pg-boss)', () => {
   it('stores the midnight schedule once, in ORG_TIMEZONE, however many processes start', async () => {
     const [first] = runners;
     const schedules = await first?.boss.getSchedules();
-    expect(schedules).toHaveLength(3);
+    expect(schedules).toHaveLength(4);
     expect(schedules?.find((schedule) => schedule.name === queues.lockOverdue)).toMatchObject({
       cron: lockOverdueCron,
       timezone: 'Africa/Nairobi',
     });
     expect(lockOverdueCron).toBe('0 0 * * *');
     expect(schedules?.map((schedule) => [schedule.name, schedule.cron]).sort()).toEqual([
+      [queues.emailSweep, emailSweepCron],
       [queues.lockOverdue, lockOverdueCron],
       [queues.retirementWarnings, retirementWarningsCron],
       [queues.reviewReminders, reviewRemindersCron],

@@ -4,7 +4,12 @@ import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
 import { jobSchema } from '../../lib/job-queue.ts';
-import { deliverQueuedEmail, emailQueue } from '../../lib/mailer.ts';
+import {
+  defaultStaleClaimSeconds,
+  deliverQueuedEmail,
+  emailQueue,
+  staleEmailClaims,
+} from '../../lib/mailer.ts';
 import { sendRetirementWarnings, sendReviewReminders } from '../notifications/service.ts';
 import { lockOverdueUsers } from './service.ts';
 
@@ -15,12 +20,20 @@ export const queues = {
   sendEmail: emailQueue,
   retirementWarnings: 'retirement-warnings',
   reviewReminders: 'review-reminders',
+  /** E-mails whose attempt ended without an outcome, given a job again (emailSweepCron). */
+  emailSweep: 'email-sweep',
 } as const;
 
 /** Daily at 07:00 in ORG_TIMEZONE: spec §8 warnings that begin today (docs/decisions/0011). */
 export const retirementWarningsCron = '0 7 * * *';
 /** Daily at 08:00 in ORG_TIMEZONE: reviewers' digests of late steps. */
 export const reviewRemindersCron = '0 8 * * *';
+/**
+ * Every five minutes: an e-mail still `sending` after its claim went stale gets a job again. Its
+ * attempt ended without an outcome (the process died, or was stopped mid-send on the job's last
+ * try, when no retry is left to take it over), so without this it would never be sent.
+ */
+export const emailSweepCron = '*/5 * * * *';
 
 /** How `send-email` retries: pg-boss waits about delay × 2^n (with jitter) before try n + 1. */
 export type EmailRetry = { retryLimit: number; retryDelaySeconds: number };
@@ -28,8 +41,27 @@ export type EmailRetry = { retryLimit: number; retryDelaySeconds: number };
 /** 5 retries from 30 s with back-off: the last try comes 15 to 30 minutes after the first. */
 export const defaultEmailRetry: EmailRetry = { retryLimit: 5, retryDelaySeconds: 30 };
 
-/** E-mails a worker takes per fetch; each is sent, retried or failed on its own. */
-const emailBatchSize = 20;
+/**
+ * How a process works `send-email`: several workers, each sending the e-mails of its batch side by
+ * side, so one SMTP connection that hangs holds up one worker's batch, not the queue; an attempt
+ * still running after `attemptDeadlineSeconds` is left to finish on its own (its claim keeps the
+ * row from being sent beside it) while its job hands over to one that looks again once the claim
+ * is stale (lib/mailer.ts, docs/decisions/0011).
+ */
+export type EmailWork = {
+  workers: number;
+  batchSize: number;
+  attemptDeadlineSeconds: number;
+  staleClaimSeconds: number;
+};
+
+export const defaultEmailWork: EmailWork = {
+  workers: 4,
+  batchSize: 5,
+  // Under the jobs' 60 s expiry, so pg-boss never fails a batch whose e-mails were sent.
+  attemptDeadlineSeconds: 45,
+  staleClaimSeconds: defaultStaleClaimSeconds,
+};
 
 /**
  * Creates every queue (idempotent) and sets the e-mail queue's retry policy. startJobRunner calls
@@ -41,7 +73,7 @@ export async function createQueues(boss: PgBoss, emailRetry: EmailRetry): Promis
     retryLimit: emailRetry.retryLimit,
     retryDelay: emailRetry.retryDelaySeconds,
     retryBackoff: true,
-    // An attempt has SMTP timeouts of at most 50 s (lib/mailer.ts).
+    // A batch ends within its attempts' deadline (EmailWork), so within this.
     expireInSeconds: 60,
   };
   for (const name of Object.values(queues)) await boss.createQueue(name);
@@ -99,6 +131,7 @@ export async function startJobRunner(
     logger: Logger;
     pollingIntervalSeconds?: number;
     emailRetry?: EmailRetry;
+    emailWork?: Partial<EmailWork>;
   },
 ): Promise<JobRunner> {
   const { logger } = options;
@@ -127,7 +160,12 @@ export async function startJobRunner(
     await boss.schedule(queues.lockOverdue, lockOverdueCron, {}, { tz });
     await boss.schedule(queues.retirementWarnings, retirementWarningsCron, {}, { tz });
     await boss.schedule(queues.reviewReminders, reviewRemindersCron, {}, { tz });
-    await workEmails(context, boss, { logger, pollingIntervalSeconds });
+    await boss.schedule(queues.emailSweep, emailSweepCron, {}, { tz });
+    await workEmails(context, boss, {
+      logger,
+      pollingIntervalSeconds,
+      work: { ...defaultEmailWork, ...options.emailWork },
+    });
     await workNotificationRuns(context, boss, { logger, pollingIntervalSeconds });
     await boss.work(queues.lockOverdue, { pollingIntervalSeconds }, async (jobs) => {
       for (const job of jobs) {
@@ -170,37 +208,80 @@ export async function startJobRunner(
 /**
  * Works `send-email`: each job sends one outbox row (claimed first, so once across processes). A
  * failed attempt fails that job alone, and pg-boss retries it with back-off; on the last try the
- * row is marked failed with the reason (docs/decisions/0011).
+ * row is marked failed with the reason. A row another attempt holds, or an attempt past its
+ * deadline, hands over to a new job that looks again once the claim is stale: a job never ends
+ * while its e-mail may still be unsent (docs/decisions/0011).
  */
 async function workEmails(
   context: AppContext,
   boss: PgBoss,
-  options: { logger: Logger; pollingIntervalSeconds: number },
+  options: { logger: Logger; pollingIntervalSeconds: number; work: EmailWork },
 ): Promise<void> {
-  const { logger } = options;
-  await boss.work<{ id: string }>(
-    queues.sendEmail,
-    {
-      pollingIntervalSeconds: options.pollingIntervalSeconds,
-      batchSize: emailBatchSize,
-      includeMetadata: true,
-    },
-    async (jobs) => {
-      for (const job of jobs) {
-        try {
-          await deliverQueuedEmail(context, logger, {
-            id: job.data.id,
-            isLastTry: job.retryCount >= job.retryLimit,
-          });
-        } catch (error) {
-          // The other jobs of the batch complete; this one is retried or fails on its own.
-          await boss.fail(queues.sendEmail, job.id, {
-            reason: error instanceof Error ? error.message : String(error),
-          });
-        }
+  const { logger, work } = options;
+  const lookAgain = async (job: PgBoss.JobWithMetadata<{ id: string }>, seconds: number) => {
+    // Sent before this job completes: a process that dies between the two leaves two jobs, which
+    // the claim keeps to one e-mail, never none.
+    await boss.send(queues.sendEmail, { id: job.data.id }, { startAfter: seconds });
+    await boss.complete(queues.sendEmail, job.id);
+  };
+  const workOne = async (job: PgBoss.JobWithMetadata<{ id: string }>) => {
+    const attempt = deliverQueuedEmail(context, logger, {
+      id: job.data.id,
+      isLastTry: job.retryCount >= job.retryLimit,
+      staleClaimSeconds: work.staleClaimSeconds,
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'deadline'>((resolve) => {
+      timer = setTimeout(() => resolve('deadline'), work.attemptDeadlineSeconds * 1000);
+    });
+    try {
+      const outcome = await Promise.race([attempt, deadline]);
+      if (outcome === 'deadline') {
+        // The attempt goes on and records its own outcome (sent, or queued again with its reason).
+        attempt.catch(() => undefined);
+        logger.warn(
+          { outbox: job.data.id, seconds: work.attemptDeadlineSeconds },
+          'e-mail attempt still running; looked at again once its claim is stale',
+        );
+        await lookAgain(job, work.staleClaimSeconds);
+      } else if (typeof outcome === 'object') {
+        await lookAgain(job, outcome.claimedForSeconds);
+      } else {
+        await boss.complete(queues.sendEmail, job.id);
+      }
+    } catch (error) {
+      // This job alone is retried, or fails on its own.
+      await boss.fail(queues.sendEmail, job.id, {
+        reason: error instanceof Error ? error.message : String(error),
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  await boss.work(
+    queues.emailSweep,
+    { pollingIntervalSeconds: options.pollingIntervalSeconds },
+    async () => {
+      const ids = await staleEmailClaims(context.db, work.staleClaimSeconds);
+      for (const id of ids) await boss.send(queues.sendEmail, { id });
+      if (ids.length > 0) {
+        logger.warn({ count: ids.length }, 'e-mails left mid-send were queued again');
       }
     },
   );
+  for (let worker = 0; worker < work.workers; worker += 1) {
+    await boss.work<{ id: string }>(
+      queues.sendEmail,
+      {
+        pollingIntervalSeconds: options.pollingIntervalSeconds,
+        batchSize: work.batchSize,
+        includeMetadata: true,
+      },
+      async (jobs) => {
+        await Promise.all(jobs.map(workOne));
+      },
+    );
+  }
 }
 
 /** Works the daily warning and reminder runs; each judges by today in ORG_TIMEZONE. */
