@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -500,6 +500,47 @@ describe('backup and restore', () => {
       );
       expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
     });
+  });
+
+  it('packs stored files that are hard links of one another as files, and restores them', async () => {
+    // A files folder deduplicated by an operator's tool (rdfind, hardlink): two keys, one inode.
+    const linkedDir = path.join(root, 'hard-links-data', 'files');
+    const folder = path.join(linkedDir, randomUUID());
+    await fs.mkdir(folder, { recursive: true });
+    await fs.writeFile(path.join(folder, 'AbCdEfGreceipt.pdf'), '%PDF-1.4 one receipt\n');
+    await fs.link(path.join(folder, 'AbCdEfGreceipt.pdf'), path.join(folder, 'HiJkLmNreceipt.pdf'));
+    const linkedArchive = path.join(root, 'hard-links.tar.gz');
+    await createBackup({ databaseUrl: sourceUrl, filesDir: linkedDir, output: linkedArchive });
+    const types: string[] = [];
+    await tar.list({ file: linkedArchive, onReadEntry: (entry) => types.push(entry.type) });
+    expect(new Set(types)).toEqual(new Set(['File']));
+
+    const restoredDir = path.join(root, 'hard-links-restored');
+    const empty = await createDatabase({ isEmpty: true });
+    await restoreBackup({
+      archive: linkedArchive,
+      dataDir: restoredDir,
+      openDatabase: target(empty),
+    });
+    expect(await fileDigests(path.join(restoredDir, 'files'))).toEqual(
+      await fileDigests(linkedDir),
+    );
+  });
+
+  it('refuses to write the archive inside the files folder it packs, and leaves nothing there', async () => {
+    const filesDir = path.join(dataDir, 'files');
+    const listedBefore = await fs.readdir(filesDir);
+    for (const output of [
+      path.join(filesDir, 'nightly.tar.gz'),
+      path.join(filesDir, 'a/b.tar.gz'),
+    ]) {
+      await expect(createBackup({ databaseUrl: sourceUrl, filesDir, output })).rejects.toThrow(
+        new BackupRefused(
+          `${output} is inside the files folder (${filesDir}), which the archive packs: write it somewhere else.`,
+        ),
+      );
+    }
+    expect(await fs.readdir(filesDir)).toEqual(listedBefore);
   });
 
   it('rolls everything back when the data itself fails inside the database', async () => {

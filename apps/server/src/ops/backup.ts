@@ -34,6 +34,25 @@ export const backedUpSchemas = ['public', 'drizzle'];
 /** Where the local store keeps uploads in flight (features/files/routes.ts): never backed up. */
 const incomingFolder = '.incoming';
 
+/** node-tar's record of the files it has packed by inode, kept empty: no entry is a hard link. */
+const neverLinked = {
+  get: () => undefined,
+  set: () => neverLinked,
+} as unknown as Map<`${number}:${number}`, string>;
+
+/** Whether `file` is `folder` or lies below it, links resolved where they exist. */
+async function isInside(file: string, folder: string): Promise<boolean> {
+  const real = async (target: string): Promise<string> => {
+    const resolved = path.resolve(target);
+    const parent = path.dirname(resolved);
+    const found = await fs.realpath(resolved).catch(() => null);
+    if (found) return found;
+    return parent === resolved ? resolved : path.join(await real(parent), path.basename(resolved));
+  };
+  const relative = path.relative(await real(folder), await real(file));
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
 export type BackupSummary = {
   file: string;
   /** Size of the archive. */
@@ -207,6 +226,10 @@ export async function createBackup(options: {
   const output = path.resolve(options.output);
   if (await exists(output))
     throw new BackupRefused(`${output} already exists; name another file or move it away.`);
+  if (options.filesDir && (await isInside(output, options.filesDir)))
+    throw new BackupRefused(
+      `${output} is inside the files folder (${path.resolve(options.filesDir)}), which the archive packs: write it somewhere else.`,
+    );
   await fs.mkdir(path.dirname(output), { recursive: true });
   const partial = `${output}.partial`;
   const staging = await fs.mkdtemp(path.join(path.dirname(output), '.imprest-backup-'));
@@ -266,6 +289,9 @@ export async function createBackup(options: {
         follow: true,
         strict: true,
         mode: 0o600,
+        // Every file as a file of its own: a store whose duplicates were hard-linked (rdfind,
+        // hardlink) would otherwise be packed as tar links, which a restore refuses.
+        linkCache: neverLinked,
       },
       [
         manifestName,
