@@ -18,7 +18,7 @@ const child = spawn(
   ['--import', 'tsx', path.join(root, 'apps/server/src/ops/backup-cli.ts'), ...options, ...target],
   { cwd: root, stdio: 'inherit' },
 );
-for (const signal of ['SIGINT', 'SIGTERM']) {
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => child.kill(signal));
 }
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -17,7 +17,7 @@ const child = spawn(
   ['--import', 'tsx', path.join(root, 'apps/server/src/ops/restore-cli.ts'), ...args],
   { cwd: root, stdio: 'inherit' },
 );
-for (const signal of ['SIGINT', 'SIGTERM']) {
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => child.kill(signal));
 }
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -6,7 +6,7 @@ import { createLogger } from '../lib/logger.ts';
 import { createBackup, defaultBackupName } from './backup.ts';
 import { openBackupSource } from './backup-database.ts';
 import { BackupRefused } from './backup-format.ts';
-import { consoleLog as log, describeError } from './cli-output.ts';
+import { abortOnSignals, consoleLog as log, describeError } from './cli-output.ts';
 
 /**
  * `npm run backup [file]` (scripts/backup.mjs): one tar.gz of the database and DATA_DIR/files,
@@ -41,6 +41,8 @@ async function outputPath(args: string[]): Promise<string> {
   return isDirectory ? path.join(target, defaultBackupName()) : target;
 }
 
+const interruption = abortOnSignals();
+
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   if (args.includes('--help') || args.includes('-h')) {
@@ -59,6 +61,7 @@ async function main(): Promise<number> {
       filesDir: config.s3 ? null : path.join(config.dataDir, 'files'),
       output,
       log,
+      signal: interruption.signal,
     });
     console.log(
       `Wrote ${summary.file} (${kilobytes(summary.bytes)}) in ${summary.seconds.toFixed(1)} s.`,
@@ -75,7 +78,10 @@ async function main(): Promise<number> {
 try {
   process.exitCode = await main();
 } catch (error) {
-  if (error instanceof BackupRefused) {
+  if (interruption.received()) {
+    console.error('Backup interrupted: no archive was written, and nothing of it is left behind.');
+    process.exitCode = interruption.exitCode();
+  } else if (error instanceof BackupRefused) {
     console.error(`Backup refused: ${error.message}`);
     process.exitCode = 2;
   } else {

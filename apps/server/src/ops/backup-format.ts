@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import pg from 'pg';
 import { z } from 'zod';
 import { repoRoot } from '../paths.ts';
 
@@ -196,4 +197,32 @@ export async function appVersion(): Promise<string> {
   const file = path.join(repoRoot, 'package.json');
   const json = JSON.parse(await fs.readFile(file, 'utf8')) as { version?: string };
   return json.version ?? 'unknown';
+}
+
+/** The server process of a connected client (pg keeps it from the start-up's BackendKeyData). */
+function backendPid(client: pg.Client): number | null {
+  return (client as pg.Client & { processID?: number | null }).processID ?? null;
+}
+
+/**
+ * Cancels the statement `client` runs when `signal` aborts (`pg_cancel_backend` through a
+ * connection of its own), so a long COPY or a wait for a lock ends at once and the transaction
+ * rolls back as on any failure. Answers a function that stops listening.
+ */
+export function cancelOnAbort(
+  client: pg.Client,
+  url: string,
+  signal: AbortSignal | undefined,
+): () => void {
+  if (!signal) return () => undefined;
+  const onAbort = () => {
+    const canceller = new pg.Client({ connectionString: url });
+    void canceller
+      .connect()
+      .then(() => canceller.query('SELECT pg_cancel_backend($1)', [backendPid(client)]))
+      .catch(() => undefined)
+      .finally(() => void canceller.end().catch(() => undefined));
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
 }

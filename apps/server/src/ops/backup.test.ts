@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import pg from 'pg';
@@ -12,6 +14,7 @@ import { connect, migrationLockKey, type Database } from '../db/client.ts';
 import { demoPassword, seedDemo } from '../demo/seed.ts';
 import { queueEmail } from '../lib/mailer.ts';
 import { loadJwtKey } from '../lib/secrets.ts';
+import { repoRoot } from '../paths.ts';
 import { createEventBus } from '../realtime/events.ts';
 import { createBackup } from './backup.ts';
 import { copyIn, copyOut } from './backup-copy.ts';
@@ -130,6 +133,36 @@ async function fileDigests(folder: string): Promise<Record<string, string>> {
 
 function target(url: string): () => Promise<RestoreTarget> {
   return async () => ({ url, close: async () => undefined });
+}
+
+/** `npm run backup|restore` as npm runs it (scripts/*.mjs), with only the environment given. */
+function cli(script: 'backup' | 'restore', args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [path.join(repoRoot, `scripts/${script}.mjs`), ...args], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir(), INIT_CWD: root, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  for (const stream of [child.stdout, child.stderr])
+    stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { exited, output: () => output, kill: (signal: NodeJS.Signals) => child.kill(signal) };
+}
+
+/** Waits until a session of `client`'s database waits for a lock `lockWhere` describes. */
+async function untilSomeoneWaits(client: pg.Client, lockWhere: string, parameter: unknown) {
+  await expect
+    .poll(
+      async () =>
+        (
+          await client.query<{ waiting: number }>(
+            `SELECT count(*)::int AS waiting FROM pg_locks WHERE NOT granted AND ${lockWhere}`,
+            [parameter],
+          )
+        ).rows[0]?.waiting,
+      { timeout: 30_000, interval: 100 },
+    )
+    .toBe(1);
 }
 
 async function appOn(db: Database, dataDir: string) {
@@ -542,6 +575,56 @@ describe('backup and restore', () => {
     }
     expect(await fs.readdir(filesDir)).toEqual(listedBefore);
   });
+
+  it('an interrupted backup (SIGTERM) stops at once and leaves nothing behind', async () => {
+    const outputDir = path.join(root, 'interrupted-backup');
+    await fs.mkdir(outputDir, { recursive: true });
+    await withClient(sourceUrl, async (holder) => {
+      // A slow table: the backup's copy waits for it, halfway through the database.
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE users IN ACCESS EXCLUSIVE MODE');
+      const backup = cli('backup', [path.join(outputDir, 'nightly.tar.gz')], {
+        DATABASE_URL: sourceUrl,
+      });
+      await untilSomeoneWaits(holder, `relation = $1::regclass`, 'users');
+      const interrupted = Date.now();
+      backup.kill('SIGTERM');
+      expect(await backup.exited).toBe(143);
+      expect(Date.now() - interrupted).toBeLessThan(10_000);
+      expect(backup.output()).toMatch(
+        'Backup interrupted: no archive was written, and nothing of it is left behind.',
+      );
+      await holder.query('ROLLBACK');
+    });
+    // The staging folder held the JWT key and the sessions.
+    expect(await fs.readdir(outputDir)).toEqual([]);
+  }, 60_000);
+
+  it('an interrupted restore (Ctrl-C) rolls back and leaves the target as it was', async () => {
+    const empty = await createDatabase({ isEmpty: true });
+    const restoreDir = path.join(root, 'interrupted-restore');
+    const restoreEnv = { DATABASE_URL: empty, DATA_DIR: restoreDir };
+    await fs.mkdir(restoreDir, { recursive: true });
+    await withClient(empty, async (holder) => {
+      // A server starting on the target meanwhile: the restore's transaction waits for it, after
+      // pg-boss's schema has been installed.
+      await holder.query('SELECT pg_advisory_lock($1)', [migrationLockKey]);
+      const restore = cli('restore', [archive], restoreEnv);
+      await untilSomeoneWaits(holder, `locktype = 'advisory' AND objid = $1`, migrationLockKey);
+      restore.kill('SIGINT');
+      expect(await restore.exited).toBe(130);
+      expect(restore.output()).toMatch(
+        'Restore interrupted, and rolled back: the target is as it was.',
+      );
+      await holder.query('SELECT pg_advisory_unlock($1)', [migrationLockKey]);
+    });
+    expect(await relations(empty)).toEqual([]);
+    expect(await fs.readdir(restoreDir)).toEqual([]);
+    // And it can simply be run again.
+    const again = cli('restore', [archive], restoreEnv);
+    expect(await again.exited).toBe(0);
+    expect(await fingerprint(empty)).toEqual(before);
+  }, 120_000);
 
   it('rolls everything back when the data itself fails inside the database', async () => {
     const empty = await createDatabase({ isEmpty: true });

@@ -13,6 +13,7 @@ import {
   backupFormat,
   backupFormatVersion,
   BackupRefused,
+  cancelOnAbort,
   copySettings,
   databaseFolder,
   exists,
@@ -129,6 +130,7 @@ async function dumpDatabase(
   client: pg.ClientBase,
   folder: string,
   log: BackupLog,
+  signal: AbortSignal | undefined,
 ): Promise<BackupManifest['database']> {
   // Migrations hold this lock while they run (db/client.ts): a server starting meanwhile waits
   // for the copy, and the copy for its migrations, so the tables listed (from the live catalog)
@@ -160,6 +162,7 @@ async function dumpDatabase(
     const tables: BackupTable[] = [];
     await fs.mkdir(path.join(folder, databaseFolder), { recursive: true });
     for (const table of await listTables(client)) {
+      signal?.throwIfAborted();
       const file = `${databaseFolder}/${table.schema}.${table.name}.copy`;
       const { sink, result } = hashingSink();
       const writing = pipeline(sink, createWriteStream(path.join(folder, file), { mode: 0o600 }));
@@ -220,7 +223,10 @@ export async function createBackup(options: {
   filesDir: string | null;
   output: string;
   log?: BackupLog;
+  /** Aborted (Ctrl-C, SIGTERM): the backup stops where it is and leaves nothing behind. */
+  signal?: AbortSignal;
 }): Promise<BackupSummary> {
+  const { signal } = options;
   const log = options.log ?? silentLog;
   const started = performance.now();
   const output = path.resolve(options.output);
@@ -234,9 +240,12 @@ export async function createBackup(options: {
   const partial = `${output}.partial`;
   const staging = await fs.mkdtemp(path.join(path.dirname(output), '.imprest-backup-'));
   const client = new pg.Client({ connectionString: options.databaseUrl });
+  let stopCancelling = () => undefined as void;
   try {
     await client.connect();
-    const database = await dumpDatabase(client, staging, log);
+    stopCancelling = cancelOnAbort(client, options.databaseUrl, signal);
+    const database = await dumpDatabase(client, staging, log, signal);
+    signal?.throwIfAborted();
     const rows = database.tables.reduce((sum, table) => sum + table.rows, 0);
     log.info(
       `database: ${database.tables.length} tables, ${rows} rows (${database.migration_level})`,
@@ -280,24 +289,27 @@ export async function createBackup(options: {
     await fs.writeFile(path.join(staging, manifestName), `${JSON.stringify(manifest, null, 2)}\n`, {
       mode: 0o600,
     });
-    await tar.create(
-      {
-        file: partial,
-        cwd: staging,
-        gzip: true,
-        portable: true,
-        follow: true,
-        strict: true,
-        mode: 0o600,
-        // Every file as a file of its own: a store whose duplicates were hard-linked (rdfind,
-        // hardlink) would otherwise be packed as tar links, which a restore refuses.
-        linkCache: neverLinked,
-      },
-      [
-        manifestName,
-        ...database.tables.map((table) => table.file),
-        ...entries.map((entry) => `${filesFolder}/${entry.path}`),
-      ],
+    signal?.throwIfAborted();
+    await pipeline(
+      tar.create(
+        {
+          cwd: staging,
+          gzip: true,
+          portable: true,
+          follow: true,
+          strict: true,
+          // Every file as a file of its own: a store whose duplicates were hard-linked (rdfind,
+          // hardlink) would otherwise be packed as tar links, which a restore refuses.
+          linkCache: neverLinked,
+        },
+        [
+          manifestName,
+          ...database.tables.map((table) => table.file),
+          ...entries.map((entry) => `${filesFolder}/${entry.path}`),
+        ],
+      ),
+      createWriteStream(partial, { mode: 0o600 }),
+      { signal },
     );
     await fs.rename(partial, output);
     const { size } = await fs.stat(output);
@@ -311,6 +323,7 @@ export async function createBackup(options: {
     await fs.rm(partial, { force: true });
     throw error;
   } finally {
+    stopCancelling();
     await client.end().catch(() => undefined);
     await fs.rm(staging, { recursive: true, force: true });
   }

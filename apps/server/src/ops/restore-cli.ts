@@ -4,7 +4,7 @@ import { readConfig } from '../config.ts';
 import { createLogger } from '../lib/logger.ts';
 import { openRestoreTarget, refuseRunningServer } from './backup-database.ts';
 import { BackupRefused } from './backup-format.ts';
-import { consoleLog as log, describeError } from './cli-output.ts';
+import { abortOnSignals, consoleLog as log, describeError } from './cli-output.ts';
 import { restoreBackup } from './restore.ts';
 
 /**
@@ -17,6 +17,8 @@ const usage = `Usage: npm run restore <archive>
 Restores an archive of \`npm run backup\` into an empty target: the database of DATABASE_URL when
 set (it must hold no tables), otherwise a new embedded PostgreSQL in DATA_DIR; the files into
 DATA_DIR/files (which must hold none). Refuses anything else, and changes nothing then.`;
+
+const interruption = abortOnSignals();
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
@@ -41,6 +43,7 @@ async function main(): Promise<number> {
     dataDir: config.dataDir,
     openDatabase: () => openRestoreTarget(config, logger),
     log,
+    signal: interruption.signal,
   });
   const { database, files } = summary.manifest;
   console.log(`  database: ${database.tables.length} tables, ${summary.rows} rows`);
@@ -59,7 +62,10 @@ async function main(): Promise<number> {
 try {
   process.exitCode = await main();
 } catch (error) {
-  if (error instanceof BackupRefused) {
+  if (interruption.received()) {
+    console.error('Restore interrupted, and rolled back: the target is as it was.');
+    process.exitCode = interruption.exitCode();
+  } else if (error instanceof BackupRefused) {
     console.error(`Restore refused: ${error.message}`);
     process.exitCode = 2;
   } else {

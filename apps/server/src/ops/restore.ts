@@ -14,6 +14,7 @@ import { backedUpSchemas, listSequences, listTables, migrationTags } from './bac
 import { copyIn } from './backup-copy.ts';
 import {
   BackupRefused,
+  cancelOnAbort,
   copySettings,
   exists,
   filesFolder,
@@ -354,6 +355,7 @@ async function loadDatabase(options: {
   staging: string;
   filesDir: string;
   log: BackupLog;
+  signal: AbortSignal | undefined;
 }): Promise<{ rows: number; emailJobs: number; repaired: string[] }> {
   const { client, manifest, staging, filesDir, log } = options;
   const stagedFiles = path.join(staging, filesFolder);
@@ -408,6 +410,7 @@ async function loadDatabase(options: {
     if (seeded.length > 0) await client.query(`TRUNCATE ${seeded.join(', ')}`);
     let rows = 0;
     for (const table of tables) {
+      options.signal?.throwIfAborted();
       const columns = table.columns.map(quoteIdentifier).join(', ');
       const copied = await copyIn(
         client,
@@ -447,6 +450,7 @@ async function loadDatabase(options: {
       log.warn(`${figure} did not match the rows in the archive and were recomputed.`);
     const emailJobs = await queueUnsentEmails(client);
 
+    options.signal?.throwIfAborted();
     if (await exists(stagedFiles)) {
       // Only empty folders can be there (checked first); the staged tree takes their place.
       await fs.rm(filesDir, { recursive: true, force: true });
@@ -473,7 +477,10 @@ export async function restoreBackup(options: {
   dataDir: string;
   openDatabase: () => Promise<RestoreTarget>;
   log?: BackupLog;
+  /** Aborted (Ctrl-C, SIGTERM): the restore stops where it is and leaves the target as it was. */
+  signal?: AbortSignal;
 }): Promise<RestoreSummary> {
+  const { signal } = options;
   const log = options.log ?? silentLog;
   const started = performance.now();
   const archive = path.resolve(options.archive);
@@ -501,9 +508,12 @@ export async function restoreBackup(options: {
   let isRestored = false;
   try {
     await unpackArchive(archive, staging, manifest);
+    signal?.throwIfAborted();
     target = await options.openDatabase();
+    signal?.throwIfAborted();
     const client = new pg.Client({ connectionString: target.url });
     await client.connect();
+    const stopCancelling = cancelOnAbort(client, target.url, signal);
     let hadJobSchema = true;
     try {
       await refuseNonEmptyDatabase(client, target.url);
@@ -513,7 +523,16 @@ export async function restoreBackup(options: {
       );
       hadJobSchema = Boolean(schema.rows[0]?.found);
       await installJobQueues(target.url);
-      const loaded = await loadDatabase({ client, manifest, replay, staging, filesDir, log });
+      signal?.throwIfAborted();
+      const loaded = await loadDatabase({
+        client,
+        manifest,
+        replay,
+        staging,
+        filesDir,
+        log,
+        signal,
+      });
       isRestored = true;
       // Fresh statistics for the planner, rather than waiting for autovacuum to notice the load.
       await client.query('ANALYZE').catch(() => undefined);
@@ -523,6 +542,7 @@ export async function restoreBackup(options: {
         seconds: (performance.now() - started) / 1000,
       };
     } finally {
+      stopCancelling();
       if (!isRestored && !hadJobSchema)
         await client
           .query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(jobSchema)} CASCADE`)
