@@ -20,6 +20,7 @@ import { createBackup } from './backup.ts';
 import { copyIn, copyOut } from './backup-copy.ts';
 import {
   BackupRefused,
+  exists,
   hashFile,
   listFiles,
   manifestName,
@@ -574,6 +575,25 @@ describe('backup and restore', () => {
       );
     }
     expect(await fs.readdir(filesDir)).toEqual(listedBefore);
+  });
+
+  it('restores the files into a DATA_DIR/files that links to another disk, keeping the link', async () => {
+    // /dev/shm is another file system here, so the files cross devices (rename's EXDEV).
+    const otherDisk = await fs.mkdtemp(
+      path.join((await exists('/dev/shm')) ? '/dev/shm' : root, `imprest-files-${run}-`),
+    );
+    try {
+      const linkedData = path.join(root, 'linked-files-data');
+      await fs.mkdir(linkedData, { recursive: true });
+      await fs.symlink(otherDisk, path.join(linkedData, 'files'));
+      const empty = await createDatabase({ isEmpty: true });
+      await restoreBackup({ archive, dataDir: linkedData, openDatabase: target(empty) });
+      expect((await fs.lstat(path.join(linkedData, 'files'))).isSymbolicLink()).toBe(true);
+      expect(await fileDigests(otherDisk)).toEqual(filesBefore);
+      expect((await fs.readdir(linkedData)).sort()).toEqual(['files']);
+    } finally {
+      await fs.rm(otherDisk, { recursive: true, force: true });
+    }
   });
 
   it('an interrupted backup (SIGTERM) stops at once and leaves nothing behind', async () => {

@@ -359,7 +359,8 @@ async function loadDatabase(options: {
 }): Promise<{ rows: number; emailJobs: number; repaired: string[] }> {
   const { client, manifest, staging, filesDir, log } = options;
   const stagedFiles = path.join(staging, filesFolder);
-  let isMoved = false;
+  /** The staged files' top-level entries moved into the files folder so far. */
+  const moved: string[] = [];
   await client.query('BEGIN');
   try {
     // A server starting meanwhile waits for the restore before it migrates.
@@ -452,17 +453,36 @@ async function loadDatabase(options: {
 
     options.signal?.throwIfAborted();
     if (await exists(stagedFiles)) {
-      // Only empty folders can be there (checked first); the staged tree takes their place.
-      await fs.rm(filesDir, { recursive: true, force: true });
-      await fs.rename(stagedFiles, filesDir);
-      isMoved = true;
+      // Into the folder that is there, which may be a link to another disk or a mount point (a
+      // container's volume): the folder itself stays. Only empty folders can be in it (checked
+      // first), and each gives way to the staged tree of the same name.
+      await fs.mkdir(filesDir, { recursive: true });
+      for (const name of await fs.readdir(stagedFiles)) {
+        await fs.rm(path.join(filesDir, name), { recursive: true, force: true });
+        await moveTree(path.join(stagedFiles, name), path.join(filesDir, name));
+        moved.push(name);
+      }
     }
     await client.query('COMMIT');
     return { rows, emailJobs, repaired };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
-    if (isMoved) await fs.rename(filesDir, stagedFiles).catch(() => undefined);
+    for (const name of moved)
+      await moveTree(path.join(filesDir, name), path.join(stagedFiles, name)).catch(
+        () => undefined,
+      );
     throw error;
+  }
+}
+
+/** Moves a file tree, copying it where it crosses to another file system (rename's EXDEV). */
+async function moveTree(from: string, to: string): Promise<void> {
+  try {
+    await fs.rename(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await fs.cp(from, to, { recursive: true, errorOnExist: true, force: false });
+    await fs.rm(from, { recursive: true, force: true });
   }
 }
 
