@@ -148,6 +148,8 @@ describe('the server process', () => {
       timezone: string;
     }>(sql`SELECT name, cron, timezone FROM pgboss.schedule ORDER BY name`);
     expect(schedules.rows).toEqual([
+      // docs/decisions/0011: e-mails left mid-send are given a job again.
+      { name: 'email-sweep', cron: '*/5 * * * *', timezone: config.orgTimezone },
       { name: 'lock-overdue', cron: '0 0 * * *', timezone: config.orgTimezone },
       // docs/decisions/0011: the spec §8 warnings and the reviewers' digests.
       { name: 'retirement-warnings', cron: '0 7 * * *', timezone: config.orgTimezone },
