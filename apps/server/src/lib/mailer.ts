@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NotificationKind } from '@imprest/domain/notifications.ts';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
@@ -139,17 +139,17 @@ function transportFor(smtpUrl: string): Promise<nodemailer.Transporter> {
  */
 export const defaultStaleClaimSeconds = 600;
 
+/** SQL: a row's claim is older than `staleClaimSeconds`, so another attempt may take it over. */
+function claimIsStale(staleClaimSeconds: number) {
+  return sql`${emailOutbox.claimed_at} < now() - make_interval(secs => ${staleClaimSeconds})`;
+}
+
 /** Outbox rows still `sending` whose claim is stale: their attempt ended without an outcome. */
 export async function staleEmailClaims(db: Executor, staleClaimSeconds: number): Promise<string[]> {
   const rows = await db
     .select({ id: emailOutbox.id })
     .from(emailOutbox)
-    .where(
-      and(
-        eq(emailOutbox.status, 'sending'),
-        sql`${emailOutbox.claimed_at} < now() - make_interval(secs => ${staleClaimSeconds})`,
-      ),
-    );
+    .where(and(eq(emailOutbox.status, 'sending'), claimIsStale(staleClaimSeconds)));
   return rows.map((row) => row.id);
 }
 
@@ -196,7 +196,10 @@ export async function deliverQueuedEmail(
     .where(
       and(
         eq(emailOutbox.id, options.id),
-        sql`(${emailOutbox.status} = 'queued' OR (${emailOutbox.status} = 'sending' AND ${emailOutbox.claimed_at} < now() - make_interval(secs => ${staleClaimSeconds})))`,
+        or(
+          eq(emailOutbox.status, 'queued'),
+          and(eq(emailOutbox.status, 'sending'), claimIsStale(staleClaimSeconds)),
+        ),
       ),
     )
     .returning();
