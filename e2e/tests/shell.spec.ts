@@ -42,6 +42,38 @@ test('forgot password: a mistyped address says Invalid Email address and sends n
   expect(sent).toEqual([]);
 });
 
+test('Forgot password? opens the reset page at the first click, typed address or not', async ({
+  page,
+}) => {
+  // The e-mail field has the focus as the page opens; leaving it for the link used to show its
+  // message and push the link 22 px down between the press and the release, so the click missed.
+  await page.goto('/');
+  const email = page.getByLabel('Email');
+  await expect(email).toBeFocused();
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+  await expect(page).toHaveURL(/\/reset-password$/);
+  await expect(page.getByRole('button', { name: 'Send Reset Link' })).toBeVisible();
+
+  // A mistyped address is told on leaving the field, and nothing below it moves.
+  await page.goto('/');
+  const link = page.getByRole('link', { name: 'Forgot password?' });
+  const before = await link.boundingBox();
+  await email.fill('asha@');
+  await email.press('Tab');
+  await expect(page.getByText('Enter a valid e-mail address')).toBeVisible();
+  expect(await link.boundingBox()).toEqual(before);
+  await email.fill('asha@example');
+  await email.focus();
+  await link.click();
+  await expect(page).toHaveURL(/\/reset-password$/);
+
+  // Sign In with nothing typed still tells what is missing.
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByText('Enter a valid e-mail address')).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+});
+
 for (const account of accounts) {
   test(`${account.role} sees the menu and mode switcher their permissions allow`, async ({
     page,

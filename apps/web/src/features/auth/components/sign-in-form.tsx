@@ -106,7 +106,7 @@ export function SignInForm({ onSignedIn }: SignInFormProps) {
         </div>
       ) : null}
       <fieldset className="sign-in-fieldset" disabled={isPending}>
-        <div className="sign-in-field">
+        <div className={errors.email ? 'sign-in-field sign-in-field-invalid' : 'sign-in-field'}>
           <label className="sign-in-label" htmlFor={`${id}-email`}>
             Email
           </label>
@@ -121,7 +121,11 @@ export function SignInForm({ onSignedIn }: SignInFormProps) {
             aria-invalid={errors.email ? true : undefined}
             aria-describedby={describedBy('email')}
             onChange={(event) => handleChange('email', event.target.value)}
-            onBlur={(event) => check('email', event.target.value)}
+            onBlur={(event) => {
+              // Leaving the field empty before typing in it is not a mistake yet: the visitor may
+              // be on their way to Forgot password? (Sign In still checks it).
+              if (event.target.value !== '' || errors.email) check('email', event.target.value);
+            }}
           />
           {errors.email ? (
             <div id={`${id}-email-error`} className="sign-in-field-error" role="alert">
