@@ -327,6 +327,11 @@ export const requests = pgTable(
     index('requests_budget_status_idx')
       .on(table.budget_id, table.current_status, table.amount_requested)
       .where(sql`${table.is_latest}`),
+    // The earlier versions on a budget (a request resubmitted on another budget leaves its first
+    // version here): they freeze the budget's terms as its newest versions do (budgets/queries.ts).
+    index('requests_budget_history_idx')
+      .on(table.budget_id)
+      .where(sql`NOT ${table.is_latest}`),
     // The list search (docs/decisions/0006): trigrams of the approval numbers of the newest
     // versions, with the organisation in the same index (btree_gin).
     index('requests_search_idx')

@@ -236,6 +236,12 @@ export const budgetDetailRequestLimit = 50;
 export const budgetDetailResponse = z.object({
   data: budgetResponse.extend({
     requests: z.object({ total: z.number().int(), data: z.array(budgetRequestResponse) }),
+    /**
+     * Whether the budget has had requests (spec §4's prior requests): one counted in
+     * `requests.total`, or an earlier version of a request later resubmitted on another budget.
+     * Its currency, categories, branch and code are then frozen, and it cannot be deleted.
+     */
+    has_prior_requests: z.boolean(),
     changelog: z.array(budgetChangeResponse),
     history: z.array(budgetHistoryPoint),
   }),

@@ -103,6 +103,21 @@ export async function countBudgetRequests(db: Executor, budgetId: string): Promi
   return row?.total ?? 0;
 }
 
+/**
+ * Whether an earlier version of some request is on the budget: a request returned for edits and
+ * resubmitted on another budget leaves its first version here, in the request's history. Such a
+ * budget has had requests (spec §4: its terms are frozen, and it cannot be deleted) although none
+ * is counted on it. Reads requests_budget_history_idx.
+ */
+export async function hasEarlierRequestVersions(db: Executor, budgetId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: requests.id })
+    .from(requests)
+    .where(and(eq(requests.budget_id, budgetId), sql`NOT ${requests.is_latest}`))
+    .limit(1);
+  return rows.length > 0;
+}
+
 type BudgetListFilter = {
   organizationId: string;
   departments: string[] | null;

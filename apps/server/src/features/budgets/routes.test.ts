@@ -719,6 +719,29 @@ describe('PUT /budget', () => {
     },
   );
 
+  it('freezes the terms of a budget that only an earlier version of a request is on', async () => {
+    // A request returned for edits and resubmitted on another budget leaves its first version
+    // here: none is counted on the budget, yet it has had a request (spec §4).
+    const budget = await buildBudget();
+    await buildRequest(budget, { isLatest: false, status: 'request_edit' });
+    const before = await stateOf(budget.id);
+    const detail = (await get(finance, `budget/${budget.code}`)).json().data;
+    expect({ total: detail.requests.total, prior: detail.has_prior_requests }).toEqual({
+      total: 0,
+      prior: true,
+    });
+    const response = await put(finance, editOf(budget, { amount_currency: 'usd', code: 6 }));
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().error).toBe(messages.priorRequestsBlockChange);
+    expect(await stateOf(budget.id)).toEqual(before);
+    // Its other fields still change, and a budget no request has been on has nothing frozen.
+    expect((await put(finance, editOf(budget, { name: 'Renamed' }))).statusCode).toBe(200);
+    const unused = await buildBudget({ costCode: 8 });
+    expect((await get(finance, `budget/${unused.code}`)).json().data.has_prior_requests).toBe(
+      false,
+    );
+  });
+
   it('still lets a used budget grow and change its other fields', async () => {
     const budget = await buildBudget();
     await buildRequest(budget, { amount: 250 });

@@ -32,6 +32,7 @@ import type {
 import { amountWithCurrency, toAmount } from '@imprest/domain/money.ts';
 import { messages } from '@imprest/domain/messages.ts';
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
 import type { budgets } from '../../db/schema.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { sqlState, sqlStateOf } from '../../lib/database-errors.ts';
@@ -51,6 +52,7 @@ import {
   budgetHistory,
   budgetRequests,
   countBudgetRequests,
+  hasEarlierRequestVersions,
   deleteBudgetRow,
   findBudgetById,
   findBudgetByCode,
@@ -157,7 +159,8 @@ export async function getBudget(
 ): Promise<BudgetDetailResponse> {
   const budget = await visibleBudget(context, { ...options, action: 'read' });
   const { db } = context;
-  const [requestRows, changes, history] = await Promise.all([
+  const presented = presentBudget(budget);
+  const [requestRows, changes, history, hasPriorRequests] = await Promise.all([
     // A budget's list of requests holds only those the caller may read (decisions §8): staff
     // see their own; admins every request of the organisation (spec §6).
     budgetRequests(db, {
@@ -167,12 +170,13 @@ export async function getBudget(
     }),
     budgetChangelog(db, budget.id),
     budgetHistory(db, { budgetId: budget.id, timezone: context.config.orgTimezone }),
+    hasHadRequests(db, budget.id, presented.requests.total),
   ]);
-  const presented = presentBudget(budget);
   return {
     data: {
       ...presented,
       requests: { ...presented.requests, data: requestRows.map(presentBudgetRequest) },
+      has_prior_requests: hasPriorRequests,
       changelog: changes.map(presentBudgetChange),
       history: history.map(presentHistoryPoint),
     },
@@ -286,10 +290,26 @@ function updateValues(
   return { ...values, current_status };
 }
 
+/**
+ * Whether the budget has had requests (spec §4's "prior requests"): a newest version counted on it,
+ * or an earlier version that a resubmission on another budget left here.
+ */
+async function hasHadRequests(
+  tx: Executor,
+  budgetId: string,
+  requestTotal: number,
+): Promise<boolean> {
+  return requestTotal > 0 || (await hasEarlierRequestVersions(tx, budgetId));
+}
+
 /** Refuses an edit that spec §4 forbids: frozen terms on a used budget, or a lower amount. */
-function assertEditAllowed(before: BudgetRow, after: BudgetRow, requestTotal: number): void {
+async function assertEditAllowed(
+  tx: Executor,
+  change: { before: BudgetRow; after: BudgetRow; requestTotal: number },
+): Promise<void> {
+  const { before, after } = change;
   const frozen = frozenFieldsChanged(termsOf(before), termsOf(after));
-  if (requestTotal > 0 && frozen.length > 0) {
+  if (frozen.length > 0 && (await hasHadRequests(tx, before.id, change.requestTotal))) {
     throw new AppError('bad_request', messages.priorRequestsBlockChange, {
       details: frozen.map((field) => ({ path: field, message: 'is frozen once requests exist' })),
     });
@@ -331,7 +351,7 @@ export async function updateBudget(
     const action = budgetChangeAction(budgetSnapshot(before), budgetSnapshot(candidate));
     let row = before;
     if (action) {
-      assertEditAllowed(before, candidate, requestTotal);
+      await assertEditAllowed(tx, { before, after: candidate, requestTotal });
       row = await updateBudgetRow(tx, before.id, values).catch((error: unknown) =>
         rethrowDuplicateCode(error, candidate.code),
       );
@@ -376,7 +396,7 @@ export async function removeBudget(
       'conflict',
       `The budget ${budget.code} has requests, so it can't be deleted. Archive it instead.`,
     );
-    if ((await countBudgetRequests(tx, budget.id)) > 0) throw inUse;
+    if (await hasHadRequests(tx, budget.id, await countBudgetRequests(tx, budget.id))) throw inUse;
     await recordBudgetChange(tx, {
       organizationId: actor.organization_id,
       budgetId: budget.id,

@@ -104,7 +104,7 @@ function EditBudgetForm({ budget, onSaved }: EditBudgetFormProps) {
   const { modal, message } = App.useApp();
   const update = useUpdateBudget();
   const remove = useRemoveBudget();
-  const hasRequests = budget.requests.total > 0;
+  const hasRequests = budget.has_prior_requests;
   const failure = update.error ?? remove.error;
 
   function handleSubmit(payload: CreateBudgetRequest) {
