@@ -133,6 +133,8 @@ export const retirementItemResponse = z.object({
   /** Null until the owner submits the amount spent. */
   amount_spent: z.number().nullable(),
   amount_currency: z.enum(currencies),
+  /** The same as amount_currency; spec §3 names it `currency` (as budgets have both). */
+  currency: z.enum(currencies),
   created_at: isoDateTime,
   modified_at: isoDateTime,
 });

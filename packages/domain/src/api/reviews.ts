@@ -21,6 +21,11 @@ export const reviewResponse = z.object({
   /** Empty means not yet commented (spec §3). */
   comments: z.string(),
   status: z.enum(reviewStatuses),
+  /**
+   * Spec §3 names it on every review: a retirement's review marks Cash Returned with it; a
+   * request's review returns no money, so it is false there.
+   */
+  is_funds_returned: z.boolean(),
   reviewed_at: isoDateTime.nullable(),
 });
 export type ReviewResponse = z.infer<typeof reviewResponse>;

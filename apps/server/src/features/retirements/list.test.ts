@@ -98,6 +98,7 @@ describe('GET /retirement/requests', () => {
       amountReceived: 8_000,
       amount_spent: 7_500,
       amount_currency: 'tzs',
+      currency: 'tzs',
       created_at: expect.any(String),
       modified_at: expect.any(String),
     });

@@ -52,6 +52,7 @@ export function presentRetirementItem(row: RetirementRecord): RetirementItemResp
     amountReceived: received,
     amount_spent: row.amount_spent === null ? null : toAmount(row.amount_spent),
     amount_currency: row.amount_currency as Currency,
+    currency: row.amount_currency as Currency,
     created_at: isoRequired(row.created_at),
     modified_at: isoRequired(row.modified_at),
   };

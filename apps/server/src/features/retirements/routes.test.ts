@@ -78,6 +78,7 @@ describe('POST /retirement/attach-retirement', () => {
       amountReceived: 1000,
       amount_spent: null,
       amount_currency: 'tzs',
+      currency: 'tzs',
       created_at: expect.any(String),
       modified_at: expect.any(String),
       comments: null,

@@ -23,6 +23,7 @@ export function presentReview(row: ReviewRow): ReviewResponse {
       : null,
     comments: row.comments,
     status: row.status as ReviewStatus,
+    is_funds_returned: false,
     reviewed_at: iso(row.reviewed_at),
   };
 }

@@ -60,6 +60,8 @@ describe('PUT /reviews', () => {
       reviewer_name: 'Chausiku Finance',
       reviewer_title: 'Finance Officer',
       title: 'First Reviewer',
+      // Spec §3 names it on every review; a request's review returns no money.
+      is_funds_returned: false,
       reviewed_at: expect.any(String),
     });
 
