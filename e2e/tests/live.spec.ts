@@ -1,11 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
 import {
+  approveStepThroughApi,
   createRequest,
   demoPassword,
   desktop,
   expectOnLastPage,
   pageOf,
   phone,
+  signIn,
 } from './support.ts';
 
 /** An amount no other test uses, so the new request is recognisable in any list. */
@@ -90,4 +92,30 @@ test('the sign-in page ignores a next path outside the dashboard', async ({ page
   await page.getByLabel('Password').fill(demoPassword);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/localhost:\d+\/dashboard$/);
+});
+
+test('the open request preview follows its request as the list refreshes', async ({
+  page,
+  request,
+}) => {
+  const amount = uniqueAmount();
+  const id = await createRequest(request, {
+    amount_requested: amount,
+    expenditure_justification: 'Live preview',
+  });
+  await page.setViewportSize(desktop);
+  await signIn(page, 'director@example.com');
+  await page.goto('/dashboard/requests');
+  await page.getByTestId('mode-switcher').getByText('Admin', { exact: true }).click();
+  const row = page.getByTestId('request-row').filter({ hasText: tzs(amount) });
+  await expect(row).toContainText('Pending');
+  await expect(page.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
+  await row.getByRole('cell').first().click();
+  const preview = page.getByTestId('request-preview');
+  await expect(preview).toContainText('Pending');
+
+  await approveStepThroughApi(request, 'finance@example.com', id);
+  await expect(row).toContainText('On progress');
+  // The panel used to keep the row as it was opened: Pending under an On progress list.
+  await expect(preview).toContainText('On progress');
 });

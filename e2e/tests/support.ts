@@ -88,10 +88,14 @@ export async function shot(page: Page, name: string): Promise<void> {
 export const desktop = { width: 1280, height: 900 };
 export const phone = { width: 375, height: 812 };
 
-/** A token of a demo account, for setting up through the API (POST users/authenticate). */
-export async function apiToken(request: APIRequestContext, email: string): Promise<string> {
+/** A token of a demo account (or another, by its password), for setting up through the API. */
+export async function apiToken(
+  request: APIRequestContext,
+  email: string,
+  password = demoPassword,
+): Promise<string> {
   const response = await request.post('/api/v1/users/authenticate', {
-    data: { email, password: demoPassword },
+    data: { email, password },
   });
   expect(response.status()).toBe(200);
   const body = (await response.json()) as { token: string };
@@ -381,4 +385,24 @@ export async function uploadThroughApi(
   });
   expect(stored.status(), await stored.text()).toBe(204);
   return body.file_name;
+}
+
+/**
+ * The open date picker's dropdown lies inside the screen's width, every month it shows with it: at
+ * 375 px a range picker's two months (576 px) were pushed off the left edge.
+ */
+export async function expectPickerInside(page: Page): Promise<void> {
+  const dropdown = page.locator('.ant-picker-dropdown:visible');
+  await expect(dropdown).toBeVisible();
+  await settle(page);
+  const width = page.viewportSize()?.width ?? 0;
+  const boxes = await dropdown.evaluate((element) =>
+    [element, ...Array.from(element.querySelectorAll('.ant-picker-panel'))]
+      .map((part) => part.getBoundingClientRect())
+      .filter((box) => box.width > 0)
+      .map((box) => [Math.round(box.left), Math.round(box.right)]),
+  );
+  expect(boxes.length).toBeGreaterThan(1);
+  const outside = boxes.filter(([left = 0, right = 0]) => left < 0 || right > width);
+  expect(outside, `dropdown and months ${JSON.stringify(boxes)} in ${width} px`).toEqual([]);
 }

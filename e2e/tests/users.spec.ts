@@ -316,6 +316,58 @@ test('the director edits a user and changes their position', async ({ page, requ
   });
 });
 
+test("a user's own change reaches the director's open view, and the director's save keeps it", async ({
+  page,
+  request,
+}) => {
+  const user = await createUserThroughApi(request, {
+    fullname: `Followed ${run}`,
+    email: `followed.${run}@example.org`,
+    password: 'Followed#2026x',
+  });
+  const userToken = await apiToken(request, user.email, 'Followed#2026x');
+  /** The user changes their own phone (My profile's call) while the director has them open. */
+  async function ownPhone(phoneNumber: string): Promise<void> {
+    const response = await request.put('/api/v1/users', {
+      headers: { Authorization: `Bearer ${userToken}` },
+      data: { user_id: user.id, phone_number: phoneNumber },
+    });
+    expect(response.status(), await response.text()).toBe(200);
+  }
+  await page.setViewportSize(desktop);
+  await signIn(page, director);
+  await page.goto(`/dashboard/view-user/${user.id}`);
+  const phoneField = page.getByLabel('Phone number');
+  await expect(phoneField).toHaveValue('0712000000');
+  await expect(page.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
+
+  // Read-only: the field follows the refreshed user (update_user). It kept the first load's value.
+  await ownPhone('255711222333');
+  await expect(phoneField).toHaveValue('255711222333');
+
+  // Editing: what the director typed stays; the fields they left follow the user's change.
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await page.getByLabel('Full name').fill(`Followed ${run} Renamed`);
+  await ownPhone('255799888777');
+  await expect(phoneField).toHaveValue('255799888777');
+  await expect(page.getByLabel('Full name')).toHaveValue(`Followed ${run} Renamed`);
+  await page.getByRole('button', { name: 'Update User' }).click();
+  await expect(page.getByText(texts.updated, { exact: true })).toBeVisible();
+
+  // The save sent the new name only: the user's phone is not put back to the old one.
+  const stored = await request.get(`/api/v1/users/${user.id}`, {
+    headers: { Authorization: `Bearer ${await apiToken(request, director)}` },
+  });
+  expect(stored.status()).toBe(200);
+  const { user: body } = (await stored.json()) as {
+    user: { fullname: string; phone_number: string };
+  };
+  expect({ fullname: body.fullname, phone_number: body.phone_number }).toEqual({
+    fullname: `Followed ${run} Renamed`,
+    phone_number: '255799888777',
+  });
+});
+
 test('an admin changes only phone and e-mail; the users list at both widths', async ({ page }) => {
   await page.setViewportSize(desktop);
   await signIn(page, admin);

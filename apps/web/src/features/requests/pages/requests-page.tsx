@@ -35,6 +35,12 @@ export function RequestsPage() {
     search: filters.search,
     status: filters.status,
   });
+  const rows = requests.data?.data;
+  // The open preview shows its row as the list refreshes (a review's event moves its status); a
+  // row that has left the page keeps what it last showed.
+  const previewedRow = previewed
+    ? (rows?.find((row) => row.id === previewed.id) ?? previewed)
+    : null;
   const total = requests.data?.total ?? 0;
   // A search stops counting at searchCountLimit matches (docs/decisions/0006).
   const capped = requests.data?.total_capped ?? false;
@@ -55,7 +61,7 @@ export function RequestsPage() {
         />
         {requests.isError ? <Alert type="error" showIcon title={requests.error.message} /> : null}
         <RequestsTable
-          requests={requests.data?.data ?? []}
+          requests={rows ?? []}
           isLoading={requests.isPending || (requests.isFetching && requests.isPlaceholderData)}
           pagination={tablePagination(total, {
             current: filters.page,
@@ -68,7 +74,7 @@ export function RequestsPage() {
         />
       </Flex>
       <RequestPreviewDrawer
-        request={previewed}
+        request={previewedRow}
         onClose={() => setPreviewed(null)}
         onOpen={openRequest}
       />
