@@ -32,7 +32,11 @@ export function ApprovalMatrixPage() {
           {isSuperAdmin(user.role) ? (
             <Button
               type="primary"
-              onClick={() => void navigate(paths.dashboard.approvalObject.getHref())}
+              onClick={() =>
+                void navigate(paths.dashboard.approvalObject.getHref(), {
+                  state: { fromMatrix: true },
+                })
+              }
               disabled={!matrix.data}
             >
               Edit

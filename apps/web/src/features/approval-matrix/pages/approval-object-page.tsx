@@ -1,6 +1,6 @@
 import { isSuperAdmin } from '@imprest/domain/permissions.ts';
 import { Alert, App, Card, Skeleton } from 'antd';
-import { Navigate, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate } from 'react-router';
 import { useCurrentUser } from '../../../lib/session.tsx';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { paths } from '../../../paths.ts';
@@ -14,6 +14,8 @@ export function ApprovalObjectPage() {
   const isMobile = useIsMobile();
   const { message } = App.useApp();
   const matrix = useApprovalMatrix();
+  const location = useLocation();
+  const isFromMatrix = (location.state as { fromMatrix?: boolean } | null)?.fromMatrix === true;
 
   // Decisions §9: only a director replaces the approval matrix.
   if (!isSuperAdmin(user.role)) {
@@ -21,7 +23,11 @@ export function ApprovalObjectPage() {
   }
 
   function goToMatrix() {
-    void navigate(paths.dashboard.approvalMatrix.getHref(), { replace: true });
+    // Opened with the matrix's Edit: back to that page, so the matrix's own Back then leads where
+    // the director came from. A replace would leave two matrix pages in the history, and its Back
+    // would seem to do nothing. Opened directly: the matrix takes this page's place.
+    if (isFromMatrix) void navigate(-1);
+    else void navigate(paths.dashboard.approvalMatrix.getHref(), { replace: true });
   }
 
   return (

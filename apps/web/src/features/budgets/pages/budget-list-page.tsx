@@ -1,8 +1,9 @@
 import { SearchOutlined } from '@ant-design/icons';
 import { defaultPageSize, searchDebounceMs } from '@imprest/domain/constants.ts';
 import { Alert, Card, Flex, Input } from 'antd';
-import { useState, type ChangeEvent } from 'react';
+import type { ChangeEvent } from 'react';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
+import { useEntryState } from '../../../lib/use-entry-state.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { pagingAfterChange } from '../../../lib/use-server-paging.ts';
 import { useBudgets } from '../api/get-budgets.ts';
@@ -11,9 +12,14 @@ import { BudgetTable } from '../components/budget-table.tsx';
 /** Route /dashboard/budget: search (debounced 1 s) and the paginated budget list (spec §2). */
 export function BudgetListPage() {
   const isMobile = useIsMobile();
-  const [searchText, setSearchText] = useState('');
+  // Kept with the page's history entry: Back from a budget finds the list as it was left.
+  const [searchText, setSearchText] = useEntryState('budgets-search', '');
   const search = useDebouncedValue(searchText.trim(), searchDebounceMs);
-  const [pagination, setPagination] = useState({ page: 1, perPage: defaultPageSize, search });
+  const [pagination, setPagination] = useEntryState('budgets-paging', {
+    page: 1,
+    perPage: defaultPageSize,
+    search,
+  });
   // A new search starts again on page 1 (spec §9: pages count from 1).
   const params =
     pagination.search === search ? pagination : { page: 1, perPage: pagination.perPage, search };

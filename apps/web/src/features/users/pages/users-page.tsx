@@ -3,10 +3,10 @@ import type { UserResponse } from '@imprest/domain/api/users.ts';
 import { defaultPageSize } from '@imprest/domain/constants.ts';
 import { roleLabels, roles } from '@imprest/domain/enums.ts';
 import { Alert, Card, Flex, Input, Select } from 'antd';
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { tablePagination } from '../../../lib/pagination.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
+import { useEntryState } from '../../../lib/use-entry-state.ts';
 import { useListFilters } from '../../../lib/use-list-filters.ts';
 import { paths } from '../../../paths.ts';
 import { useUsers, type UserListDepartment, type UserListRole } from '../api/get-users.ts';
@@ -23,8 +23,8 @@ const roleFilterOptions = [
 function Users() {
   const navigate = useNavigate();
   const isMobile = useIsMobile();
-  const [department, setDepartment] = useState<UserListDepartment>('all');
-  const [role, setRole] = useState<UserListRole>('all');
+  const [department, setDepartment] = useEntryState<UserListDepartment>('users-department', 'all');
+  const [role, setRole] = useEntryState<UserListRole>('users-role', 'all');
   const filters = useListFilters(`${department}|${role}`, defaultPageSize);
   const users = useUsers({
     department,

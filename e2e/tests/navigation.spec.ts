@@ -1,0 +1,101 @@
+import { expect, test } from '@playwright/test';
+import { createRequest, desktop, signIn } from './support.ts';
+
+// Coming back: a list opened again with Back (the browser's, or a page's own Back, which is
+// history −1) is as it was left, and a page's Back leads where its user came from.
+
+test.use({ timezoneId: 'Africa/Dar_es_Salaam', viewport: desktop });
+
+test('Back from a request opened on page 2 of the list returns to page 2', async ({
+  page,
+  request,
+}) => {
+  // Enough requests for a second page of 10, whatever ran before.
+  for (let index = 0; index < 11; index += 1) {
+    await createRequest(request, { expenditure_justification: `Navigation page ${index}` });
+  }
+  await signIn(page, 'finance@example.com');
+  await page.goto('/dashboard/requests');
+  await page.getByTestId('mode-switcher').getByText('Admin', { exact: true }).click();
+  const pager = page.locator('.ant-pagination');
+  const rows = page.getByTestId('request-row');
+  await expect(rows.first()).toBeVisible();
+  await pager.getByTitle('2', { exact: true }).click();
+  await expect(pager.locator('.ant-pagination-item-active')).toHaveText('2');
+  await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+  const pageTwo = await rows.allInnerTexts();
+
+  await rows.first().getByRole('button', { name: 'View' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/requests\/[0-9a-f-]{36}$/);
+  await page.getByTestId('request-view').getByRole('button', { name: 'Back', exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard\/requests$/);
+  await expect(pager.locator('.ant-pagination-item-active')).toHaveText('2');
+  await expect(rows.first()).toBeVisible();
+  expect(await rows.allInnerTexts()).toEqual(pageTwo);
+
+  // The menu opens the list anew, on page 1.
+  const menu = page.getByRole('navigation', { name: 'Main menu' });
+  await menu.getByRole('link', { name: 'Dashboard', exact: true }).click();
+  await expect(page.getByTestId('page-title')).toHaveText('Home');
+  await menu.getByRole('link', { name: 'Requests', exact: true }).click();
+  await expect(rows.first()).toBeVisible();
+  await expect(pager.locator('.ant-pagination-item-active')).toHaveText('1');
+});
+
+test('Back from a request found with the status filter keeps the filter', async ({ page }) => {
+  await signIn(page, 'finance@example.com');
+  await page.goto('/dashboard/requests');
+  await page.getByTestId('mode-switcher').getByText('Admin', { exact: true }).click();
+  await page.getByTestId('status-filter').click();
+  await page.locator('.ant-select-dropdown:visible').getByTitle('Pending', { exact: true }).click();
+  const rows = page.getByTestId('request-row');
+  await expect(rows.first()).toContainText('Pending');
+  await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+  const found = await rows.allInnerTexts();
+  await rows.first().getByRole('button', { name: 'View' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/requests\/[0-9a-f-]{36}$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/dashboard\/requests$/);
+  await expect(page.getByTestId('status-filter')).toContainText('Pending');
+  await expect(rows.first()).toBeVisible();
+  expect(await rows.allInnerTexts()).toEqual(found);
+});
+
+test('Back from a budget found by searching keeps the search and its results', async ({ page }) => {
+  await signIn(page, 'finance@example.com');
+  await page.goto('/dashboard/budget');
+  const search = page.getByLabel('Search budgets');
+  const rows = page.locator('tbody tr.ant-table-row');
+  await expect(rows.first()).toBeVisible();
+  const all = await rows.count();
+  await search.fill('park');
+  await expect(rows.first()).toContainText(/park/i);
+  await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+  const found = await rows.allInnerTexts();
+  expect(found.length).toBeLessThan(all);
+  await rows.first().getByRole('button', { name: 'View Budget' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/budget\/\d+$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/dashboard\/budget$/);
+  await expect(search).toHaveValue('park');
+  await expect(rows.first()).toBeVisible();
+  expect(await rows.allInnerTexts()).toEqual(found);
+});
+
+test("the approval matrix's Back returns to the request after Edit and Cancel", async ({
+  page,
+  request,
+}) => {
+  const id = await createRequest(request);
+  await signIn(page, 'director@example.com');
+  await page.goto(`/dashboard/requests/${id}`);
+  await page.getByRole('button', { name: 'See Approval Matrix' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/approval-matrix$/);
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard\/approval-object$/);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/approval-matrix$/);
+  // One press: it used to land on a second copy of the matrix that Cancel had left behind.
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/requests/${id}$`));
+});
