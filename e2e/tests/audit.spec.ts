@@ -1,5 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { createRequest, desktop, expectNoSidewaysScroll, phone, shot, signIn } from './support.ts';
+import {
+  createRequest,
+  desktop,
+  expectNoSidewaysScroll,
+  expectPickerInside,
+  phone,
+  shot,
+  signIn,
+} from './support.ts';
 
 test.use({ timezoneId: 'Africa/Dar_es_Salaam' });
 
@@ -63,4 +71,27 @@ test('the Audit page is the director’s alone', async ({ page }) => {
   await expect(menu.getByRole('link', { name: 'Audit', exact: true })).toHaveCount(0);
   await page.goto('/dashboard/audit');
   await expect(page.getByText('Only the director can read the audit trail.')).toBeVisible();
+});
+
+test('at 375 px the date pickers of the audit trail and of Out of office open inside the screen', async ({
+  page,
+}) => {
+  await page.setViewportSize(phone);
+  await signIn(page, 'director@example.com');
+  await page.goto('/dashboard/audit');
+  await page.getByPlaceholder('Start date').click();
+  await expectPickerInside(page);
+  // The month's arrows lead on: the month before, where an audit usually looks.
+  const dropdown = page.locator('.ant-picker-dropdown:visible');
+  const month = dropdown.locator('.ant-picker-header-view').first();
+  const shown = await month.innerText();
+  await dropdown.locator('.ant-picker-header-prev-btn').first().click();
+  await expect(month).not.toHaveText(shown);
+  await shot(page, 'audit-dates-375');
+  await page.keyboard.press('Escape');
+
+  await page.goto('/dashboard/settings');
+  await page.getByPlaceholder('First day').click();
+  await expectPickerInside(page);
+  await shot(page, 'out-of-office-days-375');
 });
