@@ -324,6 +324,45 @@ test('a budget with requests freezes its funding terms and offers no Delete', as
   await expect(page.getByTestId('download-error')).toHaveText('Failed to download');
 });
 
+test("another officer's change reaches an open Edit Budget, and a save there keeps it", async ({
+  page,
+}) => {
+  const token = await apiToken(page.request, finance);
+  const headers = { Authorization: `Bearer ${token}` };
+  const terms = { amount_currency: 'tzs', code: 14, meta_data: ['stem kits', 'hq'] };
+  const created = await page.request.post('/api/v1/budget', {
+    headers,
+    data: { name: 'Followed budget (e2e)', amount: 500_000, department: 'all', ...terms },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = ((await created.json()) as { data: { id: string } }).data;
+
+  await signIn(page, finance);
+  await page.goto('/dashboard/budget/8014');
+  await page.getByRole('button', { name: 'Edit Budget' }).click();
+  await expect(page.getByLabel('Name')).toHaveValue('Followed budget (e2e)');
+  await expect(page.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
+
+  // Another finance officer renames it meanwhile; the open form's Name follows.
+  const renamed = await page.request.put('/api/v1/budget', {
+    headers,
+    data: { id, name: 'Renamed elsewhere (e2e)', amount: 500_000, ...terms },
+  });
+  expect(renamed.status(), await renamed.text()).toBe(200);
+  await expect(page.getByLabel('Name')).toHaveValue('Renamed elsewhere (e2e)');
+
+  // This officer raises the amount and saves: the other's name stays.
+  await page.getByLabel('Amount').fill('600000');
+  await saveButton(page).click();
+  await expect(page.getByText('Budget Edited Successful!')).toBeVisible();
+  const stored = await page.request.get('/api/v1/budget/8014', { headers });
+  const { data } = (await stored.json()) as { data: { name: string; amount: number } };
+  expect({ name: data.name, amount: data.amount }).toEqual({
+    name: 'Renamed elsewhere (e2e)',
+    amount: 600_000,
+  });
+});
+
 test('the history chart draws several months as an area', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await signIn(page, finance);

@@ -13,6 +13,7 @@ import type { ReactNode } from 'react';
 import { currencyLabel } from '../../../lib/request-labels.ts';
 import { AmountInput } from '../../../components/amount-input.tsx';
 import { formatNumber } from '../../../lib/format.ts';
+import { useFormFollows } from '../../../lib/use-form-follows.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { zodRule } from '../../../lib/zod-rule.ts';
 import { branchLabels, budgetDepartmentLabel, categoryLabel } from '../utils/labels.ts';
@@ -77,6 +78,9 @@ export function BudgetForm({
   onCancel,
 }: BudgetFormProps) {
   const [form] = Form.useForm<BudgetFormValues>();
+  // Editing: the budget as it refreshes (budget_updated) reaches the fields not changed here, so a
+  // save does not put back what another finance officer changed meanwhile.
+  useFormFollows(form, initialValues);
   const isMobile = useIsMobile();
   const values = Form.useWatch([], form) as BudgetFormValues | undefined;
   const parsed = budgetForm.safeParse(toFormInput(values));

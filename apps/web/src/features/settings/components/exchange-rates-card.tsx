@@ -8,6 +8,7 @@ import {
 } from '@imprest/domain/exchange-rates.ts';
 import { Alert, App, Button, Card, Col, Form, InputNumber, Row, Skeleton, Typography } from 'antd';
 import { formatNumber } from '../../../lib/format.ts';
+import { useFormFollows } from '../../../lib/use-form-follows.ts';
 import { currencyLabel } from '../../../lib/request-labels.ts';
 import { zodRule } from '../../../lib/zod-rule.ts';
 import { useExchangeRates } from '../api/get-exchange-rates.ts';
@@ -17,6 +18,9 @@ type RatesFormProps = { rates: ExchangeRatesResponse };
 
 function RatesForm({ rates }: RatesFormProps) {
   const [form] = Form.useForm<ExchangeRates>();
+  // Rates another officer saves meanwhile reach the fields not changed here: a save sends every
+  // rate, and would otherwise put theirs back.
+  useFormFollows(form, rates.rates);
   const update = useUpdateExchangeRates();
   const { message } = App.useApp();
 
