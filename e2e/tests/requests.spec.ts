@@ -171,6 +171,39 @@ test('staff submits a request through the form; finance and the secretary approv
   await secretary.context().close();
 });
 
+test('Submit pressed right after typing the amount sends the request once the budget has answered', async ({
+  page,
+}) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, 'staff@example.com');
+  await page.getByTestId('new-button').click();
+  const form = page.getByTestId('request-form');
+  await choose(page, 'Purpose', 'Travel');
+  await choose(page, 'Mode of Transport', 'Public');
+  await form.getByLabel('Name of Transporter').fill('Quick Coaches');
+  await form.getByLabel('Expenditure Justification').fill('Submitted straight after the amount');
+  await page.getByLabel('Budget Code').fill('6105');
+  await page
+    .locator('.ant-select-dropdown:visible')
+    .getByText(/^6105 - /)
+    .click();
+  await expect(form.getByText(/^Available in 6105: /)).toBeVisible();
+  const posts: string[] = [];
+  page.on('request', (call) => {
+    if (call.method() === 'POST' && new URL(call.url()).pathname === '/api/v1/requests') {
+      posts.push(call.url());
+    }
+  });
+
+  // As a quick user does: the amount, then Submit at once, while its check is still on its way.
+  // `force` clicks whatever is there, as a person does: a disabled button took the click and did
+  // nothing (Playwright would otherwise wait for it to be enabled).
+  await form.getByLabel('Amount Required').fill('321987');
+  await page.getByTestId('submit-request').click({ force: true });
+  await expect(page.getByText('Request successful')).toBeVisible();
+  expect(posts).toHaveLength(1);
+});
+
 test('a request returned for edits is resubmitted by its owner as a second version', async ({
   page,
   browser,

@@ -14,7 +14,7 @@ import {
 import { messages } from '@imprest/domain/messages.ts';
 import { Alert, Button, Col, DatePicker, Flex, Form, Input, Row, Select, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { AmountInput, formatTypedAmount } from '../../../components/amount-input.tsx';
 import { formatAmount } from '../../../lib/format.ts';
 import {
@@ -179,10 +179,23 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
     }
   }
   const isChecking = Boolean(budgetCode) && (balance.isFetching || checkedAmount !== amount);
+  // Submit pressed while the amount's check is on its way waits for the answer, then sends the
+  // form as it is then, unless the answer shows a problem. Submit used to be disabled meanwhile
+  // (400 ms after each keystroke, and the call), and a click right after typing was lost.
+  const [isSubmitQueued, setIsSubmitQueued] = useState(false);
+  useEffect(() => {
+    if (!isSubmitQueued || isChecking) return;
+    setIsSubmitQueued(false);
+    if (!budgetProblem) form.submit();
+  }, [isSubmitQueued, isChecking, budgetProblem, form]);
 
   function handleFinish(values: RequestFormValues) {
     // Spec §5: files are uploaded first; the request names them once they are stored.
     if (isUploading) return;
+    if (isChecking) {
+      setIsSubmitQueued(true);
+      return;
+    }
     const body = payloadOf(values, user);
     const options = { onSuccess: onSubmitted };
     if (editing) resubmit.mutate({ ...body, parent_request: editing.id }, options);
@@ -420,8 +433,8 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
           <Button
             type="primary"
             htmlType="submit"
-            loading={mutation.isPending}
-            disabled={(isChecking || isUploading) && !mutation.isPending}
+            loading={mutation.isPending || isSubmitQueued}
+            disabled={isUploading && !mutation.isPending}
             data-testid="submit-request"
           >
             Submit
