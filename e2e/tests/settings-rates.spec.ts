@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { exchangeRateRangeMessage } from '@imprest/domain/exchange-rates.ts';
-import { desktop, expectNoSidewaysScroll, phone, shot, signIn } from './support.ts';
+import { apiToken, desktop, expectNoSidewaysScroll, phone, shot, signIn } from './support.ts';
 
 const finance = 'finance@example.com';
 
@@ -60,3 +60,46 @@ for (const viewport of [desktop, phone]) {
     });
   });
 }
+
+test("another officer's saved rate reaches an open rates form, and a save there keeps it", async ({
+  page,
+}) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, finance);
+  await page.goto('/dashboard/settings');
+  const rates = page.getByTestId('exchange-rates-card');
+  const usd = rates.getByLabel('1 USD in TZS');
+  const gbp = rates.getByLabel('1 GBP in TZS');
+  await expect(usd).not.toHaveValue('');
+  await expect(page.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
+  const shown = async (field: typeof usd) => Number((await field.inputValue()).replace(/,/g, ''));
+  const [usdBefore, gbpBefore, chfBefore] = [
+    await shown(usd),
+    await shown(gbp),
+    await shown(rates.getByLabel('1 CHF in TZS')),
+  ];
+
+  // Another finance officer changes USD meanwhile (decision 0034: the save is heard).
+  const usdElsewhere = usdBefore === 2611.25 ? 2611.5 : 2611.25;
+  const other = await apiToken(page.request, 'secretary@example.com');
+  const saved = await page.request.put('/api/v1/settings/exchange-rates', {
+    headers: { Authorization: `Bearer ${other}` },
+    data: { base: 'tzs', rates: { usd: usdElsewhere, gbp: gbpBefore, chf: chfBefore } },
+  });
+  expect(saved.status(), await saved.text()).toBe(200);
+  await expect(usd).toHaveValue(usdElsewhere.toLocaleString('en-GB'));
+
+  // This officer changes GBP and saves: USD stays what the other officer saved.
+  const gbpHere = gbpBefore === 3456.75 ? 3456.5 : 3456.75;
+  await gbp.fill(String(gbpHere));
+  await rates.getByRole('button', { name: 'Save Rates' }).click();
+  await expect(page.getByText('Exchange rates saved')).toBeVisible();
+  const stored = await page.request.get('/api/v1/settings/exchange-rates', {
+    headers: { Authorization: `Bearer ${other}` },
+  });
+  expect(((await stored.json()) as { rates: Record<string, number> }).rates).toEqual({
+    usd: usdElsewhere,
+    gbp: gbpHere,
+    chf: chfBefore,
+  });
+});

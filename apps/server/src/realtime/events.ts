@@ -4,6 +4,8 @@ export type EventPayloads = {
   request_updated: { request_id: string };
   retirement_updated: { retirement_id: string; request_id: string };
   budget_updated: { code: string };
+  /** The organisation's exchange rates changed (docs/decisions/0034); the web reads them again. */
+  exchange_rates_updated: Record<string, never>;
 };
 
 export type EventBus = {

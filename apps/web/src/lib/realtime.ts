@@ -16,7 +16,7 @@ const reconnectOptions = {
 type UserEvent = { user_id?: unknown };
 
 /** The query keys live events refresh, and a (re)connection refreshes all at once. */
-const liveLists = ['users', 'requests', 'retirements', 'budgets'] as const;
+const liveLists = ['users', 'requests', 'retirements', 'budgets', 'settings'] as const;
 
 /** What the server's socket.io middleware answers a token it refuses. */
 const refusedMessage = 'unauthorized';
@@ -133,6 +133,10 @@ export function useRealtime(
           });
           connection.on('budget_updated', () => {
             void queryClient.invalidateQueries({ queryKey: ['budgets'] });
+          });
+          // The rates and their changes (docs/decisions/0034): an open rates form follows them.
+          connection.on('exchange_rates_updated', () => {
+            void queryClient.invalidateQueries({ queryKey: ['settings'] });
           });
         })
         // Its code could not be fetched (offline): no live updates until the page is reloaded.

@@ -73,6 +73,15 @@ describe('exchange rates', () => {
       requestBody(budget.code, { amount_currency: 'gbp', amount_requested: 100 }),
     );
     expect(after).toMatchObject({ exchange_rate: 3312.123456, amount_base: 331_212.35 });
+    // The organisation hears of it (decision 0034); a save that changes nothing says nothing.
+    expect(t.events).toContainEqual({
+      organizationId,
+      event: 'exchange_rates_updated',
+      payload: {},
+    });
+    const heard = t.events.length;
+    await putRates(finance, { usd: 2550.5, gbp: 3312.123456, chf: 2875 });
+    expect(t.events.length).toBe(heard);
     const old = await t.app.inject({
       method: 'GET',
       url: `/api/v1/requests/request/${before.id}`,

@@ -35,7 +35,7 @@ export async function getExchangeRates(
 /**
  * Replaces the organisation's rates to tzs (finance). Requests already submitted keep their rate.
  * One transaction saves the rates and logs each one that changed, with who changed it
- * (docs/decisions/0013).
+ * (docs/decisions/0013); a change is then published to the organisation (decision 0034).
  */
 export async function updateExchangeRates(
   context: AppContext,
@@ -49,7 +49,7 @@ export async function updateExchangeRates(
   if (!canUpdateExchangeRates(actor))
     throw new AppError('forbidden', 'Only finance can change the exchange rates.');
   const organizationId = actor.organization_id;
-  const rates = await context.db.transaction(async (tx) => {
+  const { rates, isChanged } = await context.db.transaction(async (tx) => {
     const stored = await lockStoredExchangeRates(tx, organizationId);
     const changes = exchangeRateChanges(stored, options.rates);
     await saveExchangeRates(tx, organizationId, options.rates);
@@ -69,8 +69,10 @@ export async function updateExchangeRates(
         ),
       });
     }
-    return loadExchangeRates(tx, organizationId);
+    return { rates: await loadExchangeRates(tx, organizationId), isChanged: changes.length > 0 };
   });
+  // Open forms of the rates follow (docs/decisions/0034): a save there sends every rate.
+  if (isChanged) context.events.publish(organizationId, 'exchange_rates_updated', {});
   return presentExchangeRates(rates);
 }
 
