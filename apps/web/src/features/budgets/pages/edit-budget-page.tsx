@@ -104,7 +104,7 @@ function EditBudgetForm({ budget, onSaved }: EditBudgetFormProps) {
   const { modal, message } = App.useApp();
   const update = useUpdateBudget();
   const remove = useRemoveBudget();
-  const hasRequests = budget.has_prior_requests;
+  const hasPriorRequests = budget.has_prior_requests;
   const failure = update.error ?? remove.error;
 
   function handleSubmit(payload: CreateBudgetRequest) {
@@ -136,12 +136,12 @@ function EditBudgetForm({ budget, onSaved }: EditBudgetFormProps) {
   return (
     <BudgetForm
       initialValues={formValuesOf(budget)}
-      isFrozen={hasRequests}
+      isFrozen={hasPriorRequests}
       minimumAmount={budget.amount}
       isSaving={update.isPending || remove.isPending}
       alert={
         <>
-          {hasRequests ? (
+          {hasPriorRequests ? (
             <Alert type="warning" showIcon title={messages.priorRequestsBlockChange} />
           ) : null}
           {failure ? (
@@ -150,7 +150,7 @@ function EditBudgetForm({ budget, onSaved }: EditBudgetFormProps) {
         </>
       }
       extraActions={
-        hasRequests ? null : (
+        hasPriorRequests ? null : (
           <Button danger onClick={handleDelete} loading={remove.isPending}>
             Delete
           </Button>

@@ -2,6 +2,7 @@ import { email as emailSchema } from '@imprest/domain/api/common.ts';
 import { userFullname, type UserResponse } from '@imprest/domain/api/users.ts';
 import type { Department, Role } from '@imprest/domain/enums.ts';
 import { Col, Form, Input, Row, Select, type FormInstance } from 'antd';
+import { useFormFollows } from '../../../lib/use-form-follows.ts';
 import { zodRule } from '../../../lib/zod-rule.ts';
 import { AccountRoleItem, PhoneNumberItem } from './user-fields.tsx';
 import { departmentOptions, positionOptions } from './user-labels.ts';
@@ -54,6 +55,9 @@ export function UserDetailsForm({
   canGiveDirector,
   onFinish,
 }: UserDetailsFormProps) {
+  // A refreshed user (update_user) reaches the fields the viewer has not changed, so a save sends
+  // only what they changed (the view's changesOf compares with the refreshed user).
+  useFormFollows(form, userDetailsValues(user));
   const role = Form.useWatch('role', form) ?? user.role;
   const isIdentityLocked = !isEditing || !editable.isIdentityEditable;
   const isEmailLocked = !isEditing || !editable.isEmailEditable;

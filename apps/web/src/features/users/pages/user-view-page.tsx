@@ -14,7 +14,6 @@ import { SuccessPanel } from '../../../components/success-panel.tsx';
 import { isApiError } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useCurrentUser } from '../../../lib/session.tsx';
-import { useFormFollows } from '../../../lib/use-form-follows.ts';
 import { useGoBack } from '../../../lib/use-go-back.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { paths } from '../../../paths.ts';
@@ -73,9 +72,6 @@ function UserView({ user }: { user: UserResponse }) {
   const isMobile = useIsMobile();
   const goBack = useGoBack(paths.dashboard.users.getHref());
   const [form] = Form.useForm<UserDetailsValues>();
-  // A refreshed user (update_user) reaches the fields the viewer has not changed, so a save sends
-  // only what they changed (changesOf compares with the refreshed user).
-  useFormFollows(form, userDetailsValues(user));
   const [isEditing, setIsEditing] = useState(false);
   const [isUpdated, setIsUpdated] = useState(false);
   const update = useUpdateUser();
