@@ -3,7 +3,12 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -32,7 +37,11 @@ import { registerIdempotency } from './lib/idempotency.ts';
 import { registerRateLimits } from './lib/rate-limit.ts';
 import { registerRequestOrigin } from './lib/request-origin.ts';
 import { RequestLog, requestIdOf } from './lib/request-log.ts';
-import { registerNoStore, registerSecurityHeaders } from './lib/security-headers.ts';
+import {
+  registerNoStore,
+  registerSecurityHeaders,
+  securityHeaders,
+} from './lib/security-headers.ts';
 
 export const apiPrefix = '/api/v1';
 
@@ -51,6 +60,7 @@ export async function buildApp(
     genReqId: requestIdOf,
     // The client address is the socket's unless TRUST_PROXY names the proxies in front.
     trustProxy: trustProxyOption(context.config.trustProxy),
+    frameworkErrors: answerUnreadableUrl(context.config) as never,
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -108,6 +118,25 @@ export async function buildApp(
   return app;
 }
 
+/**
+ * A URL the router cannot read (broken percent-encoding, a parameter over 100 characters) is
+ * answered before any hook runs: it gets their headers and the API's error body here, where
+ * Fastify's own answer named its internals and echoed the path.
+ */
+function answerUnreadableUrl(config: Config) {
+  const headers = securityHeaders(config);
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const isTooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+    void reply.headers(headers).header('x-request-id', request.id);
+    if (request.url.startsWith(apiPrefix)) void reply.header('cache-control', 'no-store');
+    return reply.status(isTooLong ? 414 : 400).send({
+      error: isTooLong
+        ? 'A part of this address is too long.'
+        : 'This address is not valid: part of it is wrongly encoded.',
+    });
+  };
+}
+
 /** Fastify's form of TRUST_PROXY: a hop count becomes "trust the nearest n hops". */
 function trustProxyOption(
   trustProxy: Config['trustProxy'],
@@ -160,6 +189,9 @@ function registerWebApp(app: FastifyInstance, webDist: string): void {
         .type('text/plain')
         .send('The web app has not been built yet. Run `npm start`, which builds it first.');
     }
-    return reply.status(404).send({ error: `No such endpoint: ${request.method} ${url}` });
+    return reply
+      .status(404)
+      .header('cache-control', 'no-store')
+      .send({ error: `No such endpoint: ${request.method} ${url}` });
   });
 }

@@ -88,6 +88,11 @@ describe('every response', () => {
       400,
     ],
     ['a 404', (t) => t.app.inject({ method: 'GET', url: '/api/v1/no-such-endpoint' }), 404],
+    [
+      'a 400 of an address the router cannot read',
+      (t) => t.app.inject({ method: 'GET', url: '/api/v1/users/%E0%A4%A' }),
+      400,
+    ],
     ['the API docs', (t) => t.app.inject({ method: 'GET', url: '/api/docs/json' }), 200],
   ];
 
@@ -131,8 +136,14 @@ describe('every response', () => {
         headers: auth(user),
       }),
       await plain.app.inject({ method: 'GET', url: '/api/v1/approval-matrix' }),
+      await plain.app.inject({ method: 'GET', url: '/api/v1/no-such-endpoint' }),
+      await plain.app.inject({ method: 'GET', url: '/api/v1/budget/%zz', headers: auth(user) }),
     ];
-    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 401]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 401, 404, 400]);
+    // The router's own refusals speak the API's error body, without its internals or the path.
+    expect(answers[5]?.json()).toEqual({
+      error: 'This address is not valid: part of it is wrongly encoded.',
+    });
     for (const answer of answers) expect(answer.headers['cache-control']).toBe('no-store');
     // The web's pages and hashed assets keep their own caching.
     const page = await plain.app.inject({ method: 'GET', url: '/' });

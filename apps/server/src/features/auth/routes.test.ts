@@ -171,6 +171,33 @@ describe('POST /users/authenticate', () => {
     expect(response.statusCode).toBe(429);
   });
 
+  it('holds the limits against tries sent at once: each try counts the ones beside it', async () => {
+    const victim = await buildUser(t.db, {
+      organizationId: staff.organization_id,
+      email: 'burst@example.test',
+    });
+    const tries = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        signIn({ email: victim.email, password: 'guess guess' }, '10.8.8.1'),
+      ),
+    );
+    // A burst may even be refused whole (each try sees the others): it is withdrawn, never kept.
+    const checked = tries.filter((response) => response.statusCode === 401).length;
+    expect(checked).toBeLessThanOrEqual(throttleLimits.freeAttempts);
+    expect(tries.every((response) => [401, 429].includes(response.statusCode))).toBe(true);
+    // A refused try is not a failure: only the checked ones are kept.
+    expect(await t.db.$count(signInFailures, eq(signInFailures.address, '10.8.8.1'))).toBe(checked);
+
+    const sprayed = await Promise.all(
+      Array.from({ length: 2 * throttleLimits.address }, (_, i) =>
+        signIn({ email: `burst${i}@example.test`, password: 'guess guess' }, '10.8.8.2'),
+      ),
+    );
+    expect(sprayed.filter((response) => response.statusCode === 401).length).toBeLessThanOrEqual(
+      throttleLimits.address,
+    );
+  });
+
   it('throttles one address trying many accounts', async () => {
     for (let i = 0; i < throttleLimits.address; i += 1) {
       await signIn({ email: `spray${i}@example.test`, password: 'guess guess' }, '10.7.7.7');

@@ -20,7 +20,7 @@ import { revokeLinkTokens } from './password-reset.ts';
 import { assertPasswordAllowed } from './common-passwords.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { endSession, endSessionsOf, startSession } from './session.ts';
-import { assertNotThrottled, clearFailures, recordFailure } from './throttle.ts';
+import { clearFailures, keepFailure, takeTry } from './throttle.ts';
 import { signToken } from './tokens.ts';
 
 /**
@@ -50,12 +50,12 @@ export async function authenticateUser(
   options: { email: string; password: string; address: string },
 ): Promise<AuthResponse> {
   const { db } = context;
-  await assertNotThrottled(db, options.email, options.address);
+  await takeTry(db, options.email, options.address);
   const user = await findUserByEmail(db, options.email);
   const isValid = await verifyPassword(user?.password_hash, options.password);
   if (!user || !isValid) {
     await db.transaction(async (tx) => {
-      await recordFailure(tx, options.email, options.address);
+      await keepFailure(tx);
       // Whoever tried is unknown: the trail names the e-mail and, when it exists, the account.
       await recordAudit(tx, {
         organizationId: user?.organization_id ?? null,
@@ -191,9 +191,9 @@ export async function changeOwnPassword(
 ): Promise<AuthResponse> {
   const { db } = context;
   const { actor } = options;
-  await assertNotThrottled(db, actor.email, options.address);
+  await takeTry(db, actor.email, options.address);
   if (!(await verifyPassword(actor.password_hash, options.currentPassword))) {
-    await recordFailure(db, actor.email, options.address);
+    await keepFailure(db);
     throw new AppError('bad_request', 'Your current password is not correct.', {
       details: [{ path: 'current_password', message: 'is not correct' }],
     });

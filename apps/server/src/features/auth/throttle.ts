@@ -1,4 +1,4 @@
-import { and, count, eq, gt, lt, min, sql } from 'drizzle-orm';
+import { and, count, eq, gt, lt, min, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { signInFailures } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -25,12 +25,21 @@ export function pairDelaySeconds(failures: number): number {
   return Math.min(2 ** (failures - throttleLimits.freeAttempts), throttleWindowMinutes * 60);
 }
 
-/** Throws 429 while this account must wait at this address, or this address has failed too often. */
-export async function assertNotThrottled(
-  db: Executor,
-  email: string,
-  address: string,
-): Promise<void> {
+/**
+ * Takes one try of this account's password at this address, or throws 429 while the account must
+ * wait there or the address has failed too often. The try is recorded as a failure *before* the
+ * password is checked and judged by the tries recorded besides it: tries sent at once (to one
+ * process or several) each see the others, where a count before the check and a record after it
+ * let a whole burst through unchecked (an audit proved 30 of 30). A refused try is withdrawn; a
+ * wrong password leaves it as the failure (`keepFailure` forgets old ones) and a right one clears it
+ * with the pair's others (`clearFailures`).
+ */
+export async function takeTry(db: Executor, email: string, address: string): Promise<void> {
+  const [taken] = await db
+    .insert(signInFailures)
+    .values({ email, address })
+    .returning({ id: signInFailures.id });
+  if (!taken) throw new Error('sign_in_failures insert returned no row');
   const since = sql`now() - make_interval(mins => ${throttleWindowMinutes})`;
   const isPair = sql`${signInFailures.email} = ${email}`;
   const [row] = await db
@@ -42,7 +51,13 @@ export async function assertNotThrottled(
       now: sql<string>`now()`,
     })
     .from(signInFailures)
-    .where(and(eq(signInFailures.address, address), gt(signInFailures.created_at, since)));
+    .where(
+      and(
+        eq(signInFailures.address, address),
+        gt(signInFailures.created_at, since),
+        ne(signInFailures.id, taken.id),
+      ),
+    );
   if (!row) return;
   const now = new Date(row.now).getTime();
   let retryAfter = 0;
@@ -55,6 +70,7 @@ export async function assertNotThrottled(
     retryAfter = Math.max(retryAfter, Math.ceil((waitUntil - now) / 1000));
   }
   if (retryAfter <= 0) return;
+  await db.delete(signInFailures).where(eq(signInFailures.id, taken.id));
   throw new AppError(
     'too_many_requests',
     `Too many sign-in attempts. Please wait ${waitText(retryAfter)} and try again.`,
@@ -62,9 +78,8 @@ export async function assertNotThrottled(
   );
 }
 
-/** Records one failed sign-in and forgets failures older than a day. */
-export async function recordFailure(db: Executor, email: string, address: string): Promise<void> {
-  await db.insert(signInFailures).values({ email, address });
+/** A wrong password: its try (`takeTry`) stays as the failure; failures older than a day go. */
+export async function keepFailure(db: Executor): Promise<void> {
   await db
     .delete(signInFailures)
     .where(lt(signInFailures.created_at, sql`now() - interval '1 day'`));
