@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { messages } from '@imprest/domain/messages.ts';
 import {
+  apiToken,
   approveStepThroughApi,
   choose,
   chooseBudgetCode,
@@ -493,6 +494,78 @@ test('the approval matrix: everyone reads it, the director edits it', async ({ p
   await shot(page, 'approval-object-375');
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page).toHaveURL(/\/dashboard\/approval-matrix$/);
+});
+
+test('an open approval matrix form follows a save made elsewhere, and shows one that clashes with its changes', async ({
+  page,
+}) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, 'director@example.com');
+  const token = await apiToken(page.request, 'director@example.com');
+  const headers = { Authorization: `Bearer ${token}` };
+  type Row = {
+    start_value: number;
+    end_value: number | null;
+    description: string;
+    user_role: string[];
+    cascading_notification: boolean;
+  };
+  const original = (
+    (await (await page.request.get('/api/v1/approval-matrix', { headers })).json()) as {
+      rows: Row[];
+    }
+  ).rows.map(({ start_value, end_value, description, user_role, cascading_notification }) => ({
+    start_value,
+    end_value,
+    description,
+    user_role,
+    cascading_notification,
+  }));
+  // Another tab of a director saves the matrix with one description changed.
+  const saveElsewhere = async (row: number, description: string) => {
+    const rows = original.map((each, index) => (index === row ? { ...each, description } : each));
+    const response = await page.request.put('/api/v1/approval-matrix', {
+      headers,
+      data: { rows },
+    });
+    expect(response.status(), await response.text()).toBe(200);
+  };
+  try {
+    await page.goto('/dashboard/approval-matrix');
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await expect(page.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
+    const rows = page.getByTestId('approval-row');
+    await expect(rows).toHaveCount(original.length);
+
+    await test.step('untouched, the form takes the rows saved elsewhere', async () => {
+      await saveElsewhere(0, 'Saved in another tab');
+      await expect(rows.first().getByLabel('Description')).toHaveValue('Saved in another tab');
+      await expect(page.getByTestId('matrix-clash')).toHaveCount(0);
+    });
+
+    await test.step('changed here and saved elsewhere: the clash is shown before Save', async () => {
+      await rows.last().getByLabel('Description').fill('Changed here');
+      await saveElsewhere(original.length - 1, 'Changed elsewhere');
+      await expect(page.getByTestId('matrix-clash')).toContainText(
+        'Someone else saved the approval matrix while you were editing.',
+      );
+      await expect(rows.last().getByLabel('Description')).toHaveValue('Changed here');
+      await shot(page, 'approval-object-clash-1280');
+    });
+
+    await test.step('Save, having been shown the clash, replaces the matrix', async () => {
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect(page).toHaveURL(/\/dashboard\/approval-matrix$/);
+      await expect(page.getByText('Changed here')).toBeVisible();
+      await expect(page.getByText('Changed elsewhere')).toHaveCount(0);
+    });
+  } finally {
+    const restored = await page.request.put('/api/v1/approval-matrix', {
+      headers,
+      data: { rows: original },
+    });
+    expect(restored.status()).toBe(200);
+  }
 });
 
 test('settings: downloads, notifications and exchange rates', async ({ page }) => {

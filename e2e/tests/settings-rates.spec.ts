@@ -103,3 +103,66 @@ test("another officer's saved rate reaches an open rates form, and a save there 
     chf: chfBefore,
   });
 });
+
+test('a save made on rates someone else changed meanwhile is refused, shows their rate, and then goes through', async ({
+  page,
+}) => {
+  await page.setViewportSize(phone);
+  // The other officer's save is not heard here (its event is dropped), as when it lands between
+  // this page's last refresh and its save: only the version check stands between them.
+  await page.routeWebSocket(/\/socket\.io\//, (socket) => {
+    const server = socket.connectToServer();
+    server.onMessage((message) => {
+      if (!String(message).includes('exchange_rates_updated')) socket.send(message);
+    });
+  });
+  await signIn(page, finance);
+  await page.goto('/dashboard/settings');
+  const rates = page.getByTestId('exchange-rates-card');
+  const usd = rates.getByLabel('1 USD in TZS');
+  await expect(usd).not.toHaveValue('');
+  const shown = async (label: string) =>
+    Number((await rates.getByLabel(label).inputValue()).replace(/,/g, ''));
+  const [usdBefore, gbpBefore, chfBefore] = [
+    await shown('1 USD in TZS'),
+    await shown('1 GBP in TZS'),
+    await shown('1 CHF in TZS'),
+  ];
+  const usdHere = usdBefore === 2622.25 ? 2622.5 : 2622.25;
+  const usdElsewhere = usdBefore === 2633.25 ? 2633.5 : 2633.25;
+  await usd.fill(String(usdHere));
+
+  const other = await apiToken(page.request, 'secretary@example.com');
+  const saved = await page.request.put('/api/v1/settings/exchange-rates', {
+    headers: { Authorization: `Bearer ${other}` },
+    data: { base: 'tzs', rates: { usd: usdElsewhere, gbp: gbpBefore, chf: chfBefore } },
+  });
+  expect(saved.status(), await saved.text()).toBe(200);
+  const storedUsd = async () => {
+    const stored = await page.request.get('/api/v1/settings/exchange-rates', {
+      headers: { Authorization: `Bearer ${other}` },
+    });
+    return ((await stored.json()) as { rates: Record<string, number> }).rates.usd;
+  };
+
+  await rates.getByRole('button', { name: 'Save Rates' }).click();
+  await expect(
+    rates.getByText(
+      'The exchange rates were changed by someone else after you opened them. Check them and save again.',
+    ),
+  ).toBeVisible();
+  const clash = rates.getByTestId('exchange-rates-clash');
+  await expect(clash).toContainText(
+    `1 USD is now ${usdElsewhere.toLocaleString('en-GB')} TZS. Save Rates replaces it with yours.`,
+  );
+  await expect(usd).toHaveValue(usdHere.toLocaleString('en-GB'));
+  expect(await storedUsd()).toBe(usdElsewhere);
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'settings-rates-clash-375');
+
+  // Shown their rate, the officer saves theirs on purpose.
+  await rates.getByRole('button', { name: 'Save Rates' }).click();
+  await expect(page.getByText('Exchange rates saved')).toBeVisible();
+  await expect(clash).toHaveCount(0);
+  expect(await storedUsd()).toBe(usdHere);
+});

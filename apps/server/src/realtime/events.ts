@@ -6,6 +6,8 @@ export type EventPayloads = {
   budget_updated: { code: string };
   /** The organisation's exchange rates changed (docs/decisions/0034); the web reads them again. */
   exchange_rates_updated: Record<string, never>;
+  /** The organisation's approval matrix changed (docs/decisions/0035); the web reads it again. */
+  approval_matrix_updated: Record<string, never>;
 };
 
 export type EventBus = {

@@ -43,6 +43,11 @@ export type ApiRequestOptions<T> = {
   idempotent?: boolean;
   /** Set by `renewingToken`'s own call: its 401 is judged at once, not after itself. */
   renewsToken?: boolean;
+  /**
+   * The version (`ETag`) a replacement builds on, sent as `If-Match`: the server refuses it with 412
+   * when someone else saved the document since (docs/decisions/0035).
+   */
+  ifMatch?: string | null;
 };
 
 /** Waits before each retry of an idempotent write; then the error stands. */
@@ -167,6 +172,25 @@ export async function apiRequest<T = unknown>(
   path: string,
   options: ApiRequestOptions<T> = {},
 ): Promise<T> {
+  return (await apiCall(path, options)).data;
+}
+
+/** A document and its version (`ETag`), for a form that replaces it whole (docs/decisions/0035). */
+export type Versioned<T> = { data: T; version: string | null };
+
+/** `apiRequest` that also answers the document's version, the response's `ETag`. */
+export async function apiRequestVersioned<T = unknown>(
+  path: string,
+  options: ApiRequestOptions<T> = {},
+): Promise<Versioned<T>> {
+  const { data, response } = await apiCall(path, options);
+  return { data, version: response.headers.get('etag') };
+}
+
+async function apiCall<T>(
+  path: string,
+  options: ApiRequestOptions<T>,
+): Promise<{ data: T; response: Response }> {
   const token = readToken();
   const headers = new Headers({ Accept: 'application/json' });
   if (token) {
@@ -182,6 +206,7 @@ export async function apiRequest<T = unknown>(
   const write = `${method} ${url} ${body ?? ''}`;
   const key = isIdempotent ? keyFor(write) : null;
   if (key) headers.set('Idempotency-Key', key);
+  if (options.ifMatch) headers.set('If-Match', options.ifMatch);
 
   let response: Response;
   try {
@@ -222,10 +247,10 @@ export async function apiRequest<T = unknown>(
       data = text;
     }
   }
-  if (!options.schema) return data as T;
+  if (!options.schema) return { data: data as T, response };
   const parsed = options.schema.safeParse(data);
   if (!parsed.success) {
     throw new ApiError(response.status, 'The server sent an answer this app cannot read.');
   }
-  return parsed.data;
+  return { data: parsed.data, response };
 }

@@ -16,7 +16,14 @@ const reconnectOptions = {
 type UserEvent = { user_id?: unknown };
 
 /** The query keys live events refresh, and a (re)connection refreshes all at once. */
-const liveLists = ['users', 'requests', 'retirements', 'budgets', 'settings'] as const;
+const liveLists = [
+  'users',
+  'requests',
+  'retirements',
+  'budgets',
+  'settings',
+  'approval-matrix',
+] as const;
 
 /** What the server's socket.io middleware answers a token it refuses. */
 const refusedMessage = 'unauthorized';
@@ -137,6 +144,10 @@ export function useRealtime(
           // The rates and their changes (docs/decisions/0034): an open rates form follows them.
           connection.on('exchange_rates_updated', () => {
             void queryClient.invalidateQueries({ queryKey: ['settings'] });
+          });
+          // The approval matrix (docs/decisions/0035): its page and an open edit form follow it.
+          connection.on('approval_matrix_updated', () => {
+            void queryClient.invalidateQueries({ queryKey: ['approval-matrix'] });
           });
         })
         // Its code could not be fetched (offline): no live updates until the page is reloaded.

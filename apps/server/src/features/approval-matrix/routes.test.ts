@@ -225,6 +225,45 @@ describe('PUT /approval-matrix', () => {
     expect(rows.filter((row) => Number(row.start_value) === 0)).toHaveLength(1);
   });
 
+  it('refuses with 412 a save on a matrix someone else saved since, and tells the organisation of each change', async () => {
+    const before = await read(director);
+    const tag = before.headers.etag as string;
+    expect(tag).toMatch(/^"[\w-]+"$/);
+    const saveOn = (ifMatch: string, body: unknown) =>
+      t.app.inject({
+        method: 'PUT',
+        url,
+        headers: { ...auth(director), 'if-match': ifMatch },
+        payload: body as object,
+      });
+    const heard = t.events.length;
+    const first = await saveOn(tag, { rows: [{ start_value: 0, user_role: ['finance_officer'] }] });
+    expect(first.statusCode).toBe(200);
+    expect(t.events.slice(heard)).toEqual([
+      { organizationId, event: 'approval_matrix_updated', payload: {} },
+    ]);
+
+    const late = await saveOn(tag, custom);
+    expect(late.statusCode).toBe(412);
+    expect(late.json().error).toBe(
+      'The approval matrix was changed by someone else after you opened it. Check it and save again.',
+    );
+    expect((await storedRows()).map((row) => row.user_role)).toEqual([['finance_officer']]);
+    expect(t.events.length).toBe(heard + 1);
+
+    // The same rows again change nothing and say nothing; on the version read, a save goes through.
+    const current = first.headers.etag as string;
+    expect((await read(finance)).headers.etag).toBe(current);
+    const same = await saveOn(current, {
+      rows: [{ start_value: 0, user_role: ['finance_officer'] }],
+    });
+    expect(same.statusCode).toBe(200);
+    expect(same.headers.etag).toBe(current);
+    expect(t.events.length).toBe(heard + 1);
+    expect((await saveOn(current, custom)).statusCode).toBe(200);
+    expect(await storedRows()).toHaveLength(2);
+  });
+
   it("leaves other organisations' matrices alone", async () => {
     const otherOrganization = await buildOrganization(t.db, 'Other');
     const otherDirector = await buildUser(t.db, {

@@ -5,6 +5,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../lib/authenticate.ts';
+import { entityTag } from '../../lib/entity-tag.ts';
 import { errorResponses } from '../../lib/error-responses.ts';
 import { getApprovalMatrix, replaceApprovalMatrix } from './service.ts';
 
@@ -16,12 +17,15 @@ export function approvalMatrixRoutes(context: AppContext): FastifyPluginAsyncZod
       {
         schema: {
           tags: ['approval matrix'],
-          summary: 'The approval matrix (admin)',
+          summary: 'The approval matrix (admin); its version in `ETag`',
           security: [{ bearer: [] }],
           response: { 200: approvalMatrixResponse, ...errorResponses(401, 403) },
         },
       },
-      async (request) => getApprovalMatrix(context, { actor: actorOf(request) }),
+      async (request, reply) => {
+        const matrix = await getApprovalMatrix(context, { actor: actorOf(request) });
+        return reply.header('etag', entityTag(matrix)).send(matrix);
+      },
     );
 
     app.put(
@@ -29,17 +33,24 @@ export function approvalMatrixRoutes(context: AppContext): FastifyPluginAsyncZod
       {
         schema: {
           tags: ['approval matrix'],
-          summary: 'Replace the approval matrix (director)',
+          summary:
+            'Replace the approval matrix (director); with `If-Match`, only the version read (412 otherwise)',
           security: [{ bearer: [] }],
           body: updateApprovalMatrixRequest,
           response: {
             200: approvalMatrixResponse,
-            ...errorResponses(400, 401, 403),
+            ...errorResponses(400, 401, 403, 412),
           },
         },
       },
-      async (request) =>
-        replaceApprovalMatrix(context, { actor: actorOf(request), rows: request.body.rows }),
+      async (request, reply) => {
+        const matrix = await replaceApprovalMatrix(context, {
+          actor: actorOf(request),
+          rows: request.body.rows,
+          ifMatch: request.headers['if-match'],
+        });
+        return reply.header('etag', entityTag(matrix)).send(matrix);
+      },
     );
   };
 }

@@ -4,6 +4,7 @@ import { sortedRows, type ApprovalMatrixRow } from '@imprest/domain/approval-mat
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { recordAudit } from '../audit/record.ts';
+import { assertIfMatch, entityTag } from '../../lib/entity-tag.ts';
 import { AppError } from '../../lib/errors.ts';
 import { canReadApprovalMatrix, canReplaceApprovalMatrix } from './policy.ts';
 import { presentApprovalMatrix } from './presenter.ts';
@@ -38,23 +39,29 @@ function rowsKey(rows: ApprovalMatrixRow[]): string {
  * lock from before its first read. The rows were checked to cover [0, ∞) once by the request
  * schema; requests already submitted keep their reviewer chain. Saving the rows in force again (the
  * saved ones, or the default's while it is in force) writes nothing (docs/decisions/0019); the audit event records the rows before → after, without the row
- * ids every save renews.
+ * ids every save renews. With `ifMatch` (the `If-Match` header), a matrix saved meanwhile by
+ * someone else refuses it (412, docs/decisions/0035).
  */
 export async function replaceApprovalMatrix(
   context: AppContext,
-  options: { actor: Actor; rows: ApprovalMatrixRow[] },
+  options: { actor: Actor; rows: ApprovalMatrixRow[]; ifMatch?: string | undefined },
 ): Promise<ApprovalMatrixResponse> {
   const { actor } = options;
   const organizationId = actor.organization_id;
   if (!canReplaceApprovalMatrix(actor))
     throw new AppError('forbidden', 'Only a director can change the approval matrix.');
-  const saved = await context.db.transaction(async (tx) => {
+  const { saved, isChanged } = await context.db.transaction(async (tx) => {
     await lockMatrix(tx, organizationId);
     const records = await findMatrixRows(tx, organizationId);
+    assertIfMatch(
+      options.ifMatch,
+      entityTag(presentApprovalMatrix(records)),
+      'The approval matrix was changed by someone else after you opened it. Check it and save again.',
+    );
     const before = approvalMatrixFrom(records);
     const rows = sortedRows(options.rows);
     // The rows in force again, saved or the default: nothing changes, nothing is written.
-    if (rowsKey(before) === rowsKey(rows)) return records;
+    if (rowsKey(before) === rowsKey(rows)) return { saved: records, isChanged: false };
     await replaceMatrixRows(tx, organizationId, rows);
     const after = await findMatrixRows(tx, organizationId);
     await recordAudit(tx, {
@@ -69,7 +76,9 @@ export async function replaceApprovalMatrix(
         ['rows'],
       ),
     });
-    return after;
+    return { saved: after, isChanged: true };
   });
+  // Open views and forms of the matrix read it again (docs/decisions/0035).
+  if (isChanged) context.events.publish(organizationId, 'approval_matrix_updated', {});
   return presentApprovalMatrix(saved);
 }

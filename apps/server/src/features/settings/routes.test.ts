@@ -258,3 +258,61 @@ describe('exchange rate changelog', () => {
     expect((await t.app.inject({ method: 'GET', url: changesUrl })).statusCode).toBe(401);
   });
 });
+
+describe('a save made on the rates read (If-Match, docs/decisions/0035)', () => {
+  it('refuses with 412 a save on rates someone else changed since, changing nothing', async () => {
+    const { finance: keeper, finance2: other } = await buildStaffedOrganization(t.db, {
+      name: 'Versions Org',
+    });
+    const read = await t.app.inject({ method: 'GET', url, headers: auth(keeper) });
+    const tag = read.headers.etag as string;
+    expect(tag).toMatch(/^"[\w-]+"$/);
+    // Both finance officers opened the rates; the other saves USD first.
+    const saveWith = (user: TestUser, rates: Record<string, number>, ifMatch: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url,
+        headers: { ...auth(user), 'if-match': ifMatch },
+        payload: { base: 'tzs', rates },
+      });
+    const first = await saveWith(other, { usd: 2700, gbp: 3300, chf: 2900 }, tag);
+    expect(first.statusCode).toBe(200);
+    const newTag = first.headers.etag as string;
+    expect(newTag).not.toBe(tag);
+
+    const late = await saveWith(keeper, { usd: 2600, gbp: 3500, chf: 2900 }, tag);
+    expect(late.statusCode).toBe(412);
+    expect(late.json().error).toBe(
+      'The exchange rates were changed by someone else after you opened them. Check them and save again.',
+    );
+    expect(late.headers.etag).toBe(newTag);
+    const stored = await t.app.inject({ method: 'GET', url, headers: auth(keeper) });
+    expect(stored.json().rates).toEqual({ usd: 2700, gbp: 3300, chf: 2900 });
+    expect(stored.headers.etag).toBe(newTag);
+
+    // On the version it now reads, the save goes through; a weak tag (a compressing gateway) too.
+    const again = await saveWith(keeper, { usd: 2700, gbp: 3500, chf: 2900 }, `W/${newTag}`);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().rates).toEqual({ usd: 2700, gbp: 3500, chf: 2900 });
+  });
+
+  it('lets exactly one of two saves made on the same version through', async () => {
+    const { finance: keeper, finance2: other } = await buildStaffedOrganization(t.db, {
+      name: 'Race Org',
+    });
+    const tag = (await t.app.inject({ method: 'GET', url, headers: auth(keeper) })).headers
+      .etag as string;
+    const responses = await Promise.all(
+      [keeper, other, keeper, other].map((user, index) =>
+        t.app.inject({
+          method: 'PUT',
+          url,
+          headers: { ...auth(user), 'if-match': tag },
+          payload: { base: 'tzs', rates: { usd: 2601 + index, gbp: 3300, chf: 2900 } },
+        }),
+      ),
+    );
+    const statuses = responses.map((response) => response.statusCode).sort();
+    expect(statuses).toEqual([200, 412, 412, 412]);
+  });
+});

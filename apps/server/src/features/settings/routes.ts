@@ -7,6 +7,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../lib/authenticate.ts';
+import { entityTag } from '../../lib/entity-tag.ts';
 import { errorResponses } from '../../lib/error-responses.ts';
 import { getExchangeRates, listExchangeRateChangelog, updateExchangeRates } from './service.ts';
 
@@ -21,12 +22,15 @@ export function settingsRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['settings'],
-          summary: 'Exchange rates to tzs',
+          summary: 'Exchange rates to tzs; their version in `ETag`',
           security: [{ bearer: [] }],
           response: { 200: exchangeRatesResponse, ...errorResponses(401) },
         },
       },
-      async (request) => getExchangeRates(context, { actor: actorOf(request) }),
+      async (request, reply) => {
+        const rates = await getExchangeRates(context, { actor: actorOf(request) });
+        return reply.header('etag', entityTag(rates)).send(rates);
+      },
     );
 
     app.put(
@@ -34,17 +38,24 @@ export function settingsRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['settings'],
-          summary: 'Change the exchange rates to tzs (finance)',
+          summary:
+            'Change the exchange rates to tzs (finance); with `If-Match`, only the version read (412 otherwise)',
           security: [{ bearer: [] }],
           body: updateExchangeRatesRequest,
           response: {
             200: exchangeRatesResponse,
-            ...errorResponses(400, 401, 403),
+            ...errorResponses(400, 401, 403, 412),
           },
         },
       },
-      async (request) =>
-        updateExchangeRates(context, { actor: actorOf(request), rates: request.body.rates }),
+      async (request, reply) => {
+        const rates = await updateExchangeRates(context, {
+          actor: actorOf(request),
+          rates: request.body.rates,
+          ifMatch: request.headers['if-match'],
+        });
+        return reply.header('etag', entityTag(rates)).send(rates);
+      },
     );
 
     app.get(

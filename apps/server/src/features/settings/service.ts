@@ -3,10 +3,15 @@ import type {
   ExchangeRateChangesResponse,
   ExchangeRatesResponse,
 } from '@imprest/domain/api/settings.ts';
-import { exchangeRateChanges, type ExchangeRates } from '@imprest/domain/exchange-rates.ts';
+import {
+  defaultExchangeRates,
+  exchangeRateChanges,
+  type ExchangeRates,
+} from '@imprest/domain/exchange-rates.ts';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { recordAudit } from '../audit/record.ts';
+import { entityTag, assertIfMatch } from '../../lib/entity-tag.ts';
 import { AppError } from '../../lib/errors.ts';
 import {
   canReadExchangeRateChanges,
@@ -35,7 +40,8 @@ export async function getExchangeRates(
 /**
  * Replaces the organisation's rates to tzs (finance). Requests already submitted keep their rate.
  * One transaction saves the rates and logs each one that changed, with who changed it
- * (docs/decisions/0013); a change is then published to the organisation (decision 0034).
+ * (docs/decisions/0013); a change is then published to the organisation (decision 0034). With
+ * `ifMatch` (the `If-Match` header), rates saved meanwhile by someone else refuse it (412, 0035).
  */
 export async function updateExchangeRates(
   context: AppContext,
@@ -43,6 +49,7 @@ export async function updateExchangeRates(
     actor: Actor;
     /** Tzs per unit, each within [minExchangeRate, maxExchangeRate] (checked by the schema). */
     rates: ExchangeRates;
+    ifMatch?: string | undefined;
   },
 ): Promise<ExchangeRatesResponse> {
   const { actor } = options;
@@ -51,6 +58,11 @@ export async function updateExchangeRates(
   const organizationId = actor.organization_id;
   const { rates, isChanged } = await context.db.transaction(async (tx) => {
     const stored = await lockStoredExchangeRates(tx, organizationId);
+    assertIfMatch(
+      options.ifMatch,
+      entityTag(presentExchangeRates({ ...defaultExchangeRates, ...stored })),
+      'The exchange rates were changed by someone else after you opened them. Check them and save again.',
+    );
     const changes = exchangeRateChanges(stored, options.rates);
     await saveExchangeRates(tx, organizationId, options.rates);
     await insertExchangeRateChanges(tx, { organizationId, actor, changes });

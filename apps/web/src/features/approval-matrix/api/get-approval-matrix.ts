@@ -3,13 +3,13 @@ import {
   type ApprovalMatrixResponse,
 } from '@imprest/domain/api/approval-matrix.ts';
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiRequestVersioned, type Versioned } from '../../../lib/api-client.ts';
 
 export const approvalMatrixQueryKey = ['approval-matrix'] as const;
 
-/** GET approval-matrix: the rows by start amount (decisions §5; admin permission). */
-export function getApprovalMatrix(): Promise<ApprovalMatrixResponse> {
-  return apiRequest('approval-matrix', { schema: approvalMatrixResponse });
+/** GET approval-matrix: the rows by start amount (decisions §5; every user), and their version. */
+export function getApprovalMatrix(): Promise<Versioned<ApprovalMatrixResponse>> {
+  return apiRequestVersioned('approval-matrix', { schema: approvalMatrixResponse });
 }
 
 /** The organisation's approval matrix. */

@@ -11,6 +11,7 @@ import { reviewerHierarchy, type ReviewerRole } from '@imprest/domain/requests.t
 import { Alert, Button, Card, Col, Flex, Form, Input, Row, Select, Switch } from 'antd';
 import { useState } from 'react';
 import { AmountInput, formatTypedAmount } from '../../../components/amount-input.tsx';
+import { useFormFollows } from '../../../lib/use-form-follows.ts';
 import { useUpdateApprovalMatrix } from '../api/update-approval-matrix.ts';
 import { matrixLabels } from './matrix-labels.ts';
 
@@ -84,13 +85,19 @@ const roleOptions = reviewerHierarchy.map((role) => ({ value: role, label: roleL
 
 type ApprovalMatrixFormProps = {
   rows: ApprovalMatrixRowResponse[];
+  /** The version of `rows`, sent with the save (docs/decisions/0035). */
+  version: string | null;
   onCancel: () => void;
   onSaved: () => void;
 };
 
 /** Spec §2 /dashboard/approval-object: edit the rows of the approval matrix and save them all. */
-export function ApprovalMatrixForm({ rows, onCancel, onSaved }: ApprovalMatrixFormProps) {
+export function ApprovalMatrixForm({ rows, version, onCancel, onSaved }: ApprovalMatrixFormProps) {
   const [form] = Form.useForm<MatrixFormValues>();
+  // Another director's save reaches an untouched form; one that has been changed here shows the
+  // clash, and a save made on an older matrix than the stored one is refused (decision 0035).
+  const initialValues = valuesOf(rows);
+  const clashes = useFormFollows(form, initialValues);
   const update = useUpdateApprovalMatrix();
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -99,14 +106,14 @@ export function ApprovalMatrixForm({ rows, onCancel, onSaved }: ApprovalMatrixFo
     // The rules the server applies (packages/domain), so a refused matrix is never sent.
     const parsed = updateApprovalMatrixRequest.safeParse({ rows: next });
     setProblem(parsed.success ? null : problemOf(parsed.error.issues[0]));
-    if (parsed.success) update.mutate({ rows: next }, { onSuccess: onSaved });
+    if (parsed.success) update.mutate({ body: { rows: next }, version }, { onSuccess: onSaved });
   }
 
   return (
     <Form<MatrixFormValues>
       form={form}
       layout="vertical"
-      initialValues={valuesOf(rows)}
+      initialValues={initialValues}
       onFinish={handleFinish}
       disabled={update.isPending}
       data-testid="approval-matrix-form"
@@ -205,6 +212,16 @@ export function ApprovalMatrixForm({ rows, onCancel, onSaved }: ApprovalMatrixFo
           </Flex>
         )}
       </Form.List>
+      {'rows' in clashes ? (
+        <Alert
+          type="warning"
+          showIcon
+          title="Someone else saved the approval matrix while you were editing."
+          description="Save replaces their rows with yours; Cancel keeps theirs."
+          style={{ marginTop: 16 }}
+          data-testid="matrix-clash"
+        />
+      ) : null}
       {problem ? <Alert type="warning" showIcon title={problem} style={{ marginTop: 16 }} /> : null}
       {update.isError ? (
         <Alert

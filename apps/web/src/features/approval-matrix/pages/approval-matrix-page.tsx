@@ -14,6 +14,7 @@ export function ApprovalMatrixPage() {
   const navigate = useNavigate();
   const isMobile = useIsMobile();
   const matrix = useApprovalMatrix();
+  const rows = matrix.data?.data.rows;
 
   const handleBack = useGoBack(paths.dashboard.home.getHref());
 
@@ -21,12 +22,12 @@ export function ApprovalMatrixPage() {
     <Card size={isMobile ? 'small' : 'medium'}>
       <Flex vertical gap={16}>
         {matrix.isError ? <Alert type="error" showIcon title={matrix.error.message} /> : null}
-        {matrix.data?.is_default ? (
+        {matrix.data?.data.is_default ? (
           <Typography.Text type="secondary">
             The organisation uses the default approval matrix.
           </Typography.Text>
         ) : null}
-        <ApprovalMatrixTable rows={matrix.data?.rows ?? []} isLoading={matrix.isPending} />
+        <ApprovalMatrixTable rows={rows ?? []} isLoading={matrix.isPending} />
         <Flex gap={12} justify="flex-end" wrap>
           <Button onClick={handleBack}>Back</Button>
           {isSuperAdmin(user.role) ? (

@@ -36,7 +36,8 @@ export function ApprovalObjectPage() {
       {matrix.isError ? <Alert type="error" showIcon title={matrix.error.message} /> : null}
       {matrix.data ? (
         <ApprovalMatrixForm
-          rows={matrix.data.rows}
+          rows={matrix.data.data.rows}
+          version={matrix.data.version}
           onCancel={goToMatrix}
           onSaved={() => {
             void message.success('Approval matrix saved');

@@ -1,12 +1,12 @@
 import { exchangeRatesResponse, type ExchangeRatesResponse } from '@imprest/domain/api/settings.ts';
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiRequestVersioned, type Versioned } from '../../../lib/api-client.ts';
 
 export const exchangeRatesQueryKey = ['settings', 'exchange-rates'] as const;
 
-/** GET settings/exchange-rates: tzs per unit of usd, gbp and chf (decisions §8). */
-export function getExchangeRates(): Promise<ExchangeRatesResponse> {
-  return apiRequest('settings/exchange-rates', { schema: exchangeRatesResponse });
+/** GET settings/exchange-rates: tzs per unit of usd, gbp and chf (decisions §8), and their version. */
+export function getExchangeRates(): Promise<Versioned<ExchangeRatesResponse>> {
+  return apiRequestVersioned('settings/exchange-rates', { schema: exchangeRatesResponse });
 }
 
 /** The organisation's exchange rates. */

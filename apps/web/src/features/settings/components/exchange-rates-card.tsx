@@ -14,19 +14,20 @@ import { zodRule } from '../../../lib/zod-rule.ts';
 import { useExchangeRates } from '../api/get-exchange-rates.ts';
 import { useUpdateExchangeRates } from '../api/update-exchange-rates.ts';
 
-type RatesFormProps = { rates: ExchangeRatesResponse };
+type RatesFormProps = { rates: ExchangeRatesResponse; version: string | null };
 
-function RatesForm({ rates }: RatesFormProps) {
+function RatesForm({ rates, version }: RatesFormProps) {
   const [form] = Form.useForm<ExchangeRates>();
   // Rates another officer saves meanwhile reach the fields not changed here: a save sends every
-  // rate, and would otherwise put theirs back.
-  useFormFollows(form, rates.rates);
+  // rate, and would otherwise put theirs back. One changed here too is shown as a clash, and a save
+  // made on rates older than the stored ones is refused (docs/decisions/0035).
+  const clashes = useFormFollows(form, rates.rates);
   const update = useUpdateExchangeRates();
   const { message } = App.useApp();
 
   function handleFinish(values: ExchangeRates) {
     update.mutate(
-      { base: 'tzs', rates: values },
+      { body: { base: 'tzs', rates: values }, version },
       { onSuccess: () => void message.success('Exchange rates saved') },
     );
   }
@@ -75,6 +76,27 @@ function RatesForm({ rates }: RatesFormProps) {
       {update.isError ? (
         <Alert type="error" showIcon title={update.error.message} style={{ marginBottom: 16 }} />
       ) : null}
+      {foreignCurrencies.some((currency) => currency in clashes) ? (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          data-testid="exchange-rates-clash"
+          title="Someone else saved the exchange rates while you were editing."
+          description={
+            <>
+              {foreignCurrencies
+                .filter((currency) => currency in clashes)
+                .map((currency) => (
+                  <div key={currency}>
+                    1 {currencyLabel(currency)} is now {formatNumber(clashes[currency] ?? 0)}{' '}
+                    {currencyLabel(rates.base)}. Save Rates replaces it with yours.
+                  </div>
+                ))}
+            </>
+          }
+        />
+      ) : null}
       <Button type="primary" htmlType="submit" loading={update.isPending}>
         Save Rates
       </Button>
@@ -93,7 +115,7 @@ export function ExchangeRatesCard() {
       </Typography.Paragraph>
       {rates.isPending ? <Skeleton active paragraph={{ rows: 2 }} /> : null}
       {rates.isError ? <Alert type="error" showIcon title={rates.error.message} /> : null}
-      {rates.data ? <RatesForm rates={rates.data} /> : null}
+      {rates.data ? <RatesForm rates={rates.data.data} version={rates.data.version} /> : null}
     </Card>
   );
 }

@@ -1,5 +1,6 @@
 import { Alert, Button, Card, Flex, Form, Typography } from 'antd';
 import { useSession, useCurrentUser } from '../../../lib/session.tsx';
+import { useFormFollows } from '../../../lib/use-form-follows.ts';
 import { useUpdateUser } from '../api/update-user.ts';
 import { PhoneNumberItem } from './user-fields.tsx';
 
@@ -11,6 +12,9 @@ export function OwnPhoneCard() {
   const { revalidate } = useSession();
   const update = useUpdateUser();
   const [form] = Form.useForm<PhoneValues>();
+  // A director's change of this phone reaches the field while it is left alone here.
+  const values = { phone_number: user.phone_number ?? '' };
+  useFormFollows(form, values);
 
   function handleFinish(values: PhoneValues) {
     update.mutate(
@@ -25,7 +29,7 @@ export function OwnPhoneCard() {
         form={form}
         name="own-phone"
         layout="vertical"
-        initialValues={{ phone_number: user.phone_number ?? '' }}
+        initialValues={values}
         onFinish={handleFinish}
         onValuesChange={() => update.reset()}
         disabled={update.isPending}
