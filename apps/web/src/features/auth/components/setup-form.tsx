@@ -2,6 +2,7 @@ import { setupRequest, type AuthResponse, type SetupRequest } from '@imprest/dom
 import { Alert, Button, Form, Input } from 'antd';
 import { zodRule } from '../../../lib/zod-rule.ts';
 import { useSetUpOrganisation } from '../api/set-up-organisation.ts';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 
 type SetupFormProps = {
   onSignedIn: (auth: AuthResponse) => void;
@@ -11,10 +12,11 @@ type SetupFormProps = {
 /** First run: creates the organisation and its director, then signs in (decisions §1). */
 export function SetupForm({ onSignedIn, onCancel }: SetupFormProps) {
   const setUp = useSetUpOrganisation();
+  const sendSetUp = useOneAtATime(setUp);
 
   function handleSubmit(values: SetupRequest) {
     const parsed = setupRequest.safeParse(values);
-    setUp.mutate(parsed.success ? parsed.data : values, { onSuccess: onSignedIn });
+    sendSetUp(parsed.success ? parsed.data : values, { onSuccess: onSignedIn });
   }
 
   return (

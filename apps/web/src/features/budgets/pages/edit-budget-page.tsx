@@ -16,6 +16,7 @@ import { BudgetLoadError } from '../components/budget-load-error.tsx';
 import { BudgetStatusTag } from '../components/budget-status-tag.tsx';
 import { FinanceOnly } from '../components/finance-only.tsx';
 import { PageLoader } from '../components/page-loader.tsx';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 
 /** The form prefilled from the loaded budget (spec §2). */
 function formValuesOf(budget: BudgetDetail): BudgetFormValues {
@@ -38,10 +39,11 @@ function StatusPanel({ budget }: StatusPanelProps) {
   const { message } = App.useApp();
   const isMobile = useIsMobile();
   const setStatus = useUpdateBudget();
+  const sendSetStatus = useOneAtATime(setStatus);
   const isActive = budget.current_status === 'active';
 
   function handleToggle() {
-    setStatus.mutate(
+    sendSetStatus(
       { id: budget.id, current_status: isActive ? 'archived' : 'active' },
       {
         onSuccess: (saved) =>
@@ -103,13 +105,14 @@ function EditBudgetForm({ budget, onSaved }: EditBudgetFormProps) {
   const goBack = useGoBack(paths.dashboard.budgets.getHref());
   const { modal, message } = App.useApp();
   const update = useUpdateBudget();
+  const sendUpdate = useOneAtATime(update);
   const remove = useRemoveBudget();
   const hasPriorRequests = budget.has_prior_requests;
   const failure = update.error ?? remove.error;
 
   function handleSubmit(payload: CreateBudgetRequest) {
     remove.reset();
-    update.mutate({ id: budget.id, ...payload }, { onSuccess: onSaved });
+    sendUpdate({ id: budget.id, ...payload }, { onSuccess: onSaved });
   }
 
   function handleDelete() {

@@ -8,6 +8,7 @@ import { paths } from '../../../paths.ts';
 import { useCreateBudget } from '../api/create-budget.ts';
 import { BudgetForm, type BudgetFormValues } from '../components/budget-form.tsx';
 import { FinanceOnly } from '../components/finance-only.tsx';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 
 const initialValues: BudgetFormValues = { ...budgetFormDefaults, code: null };
 
@@ -15,6 +16,7 @@ function NewBudget() {
   const navigate = useNavigate();
   const goBack = useGoBack(paths.dashboard.budgets.getHref());
   const create = useCreateBudget();
+  const sendCreate = useOneAtATime(create);
   const [created, setCreated] = useState<BudgetResponse | null>(null);
 
   if (created) {
@@ -53,7 +55,7 @@ function NewBudget() {
           />
         ) : null
       }
-      onSubmit={(payload) => create.mutate(payload, { onSuccess: setCreated })}
+      onSubmit={(payload) => sendCreate(payload, { onSuccess: setCreated })}
       onCancel={goBack}
     />
   );

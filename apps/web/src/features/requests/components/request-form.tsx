@@ -34,6 +34,7 @@ import { useSubmitRequest, type SubmitRequestBody } from '../api/submit-request.
 import { BudgetCodeSelect } from './budget-code-select.tsx';
 import { fieldLabels, modeLabel, modesOf, modeText, supplierLabel } from './request-fields.ts';
 import { organisationTodayDate } from '../../../lib/organisation-day.ts';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 
 /** Spec §8: a refused submission. */
 const submitFailed = 'Error! Invalid data in request submitted';
@@ -153,6 +154,9 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
   const handleCancel = useGoBack(paths.dashboard.requests.getHref());
   const submit = useSubmitRequest();
   const resubmit = useResubmitRequest();
+  // A double click or a second Enter sends the request once (useOneAtATime).
+  const sendSubmit = useOneAtATime(submit);
+  const sendResubmit = useOneAtATime(resubmit);
   const mutation = editing ? resubmit : submit;
   const [isUploading, setIsUploading] = useState(false);
 
@@ -198,8 +202,8 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
     }
     const body = payloadOf(values, user);
     const options = { onSuccess: onSubmitted };
-    if (editing) resubmit.mutate({ ...body, parent_request: editing.id }, options);
-    else submit.mutate(body, options);
+    if (editing) sendResubmit({ ...body, parent_request: editing.id }, options);
+    else sendSubmit(body, options);
   }
 
   function handlePurposeChange(next: RequestCategory) {

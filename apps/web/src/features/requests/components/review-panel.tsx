@@ -4,6 +4,7 @@ import { Alert, Button, Card, Flex, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useReviewRequest } from '../api/review-request.ts';
 import { OwnerStanding } from './owner-standing.tsx';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 
 /** Spec §8: a refused review. */
 const reviewFailed = 'Error! Failed to add review';
@@ -25,10 +26,11 @@ export function ReviewPanel({ request, reviewId, onReviewed, onBehalfOf }: Revie
   const [comments, setComments] = useState('');
   const [decision, setDecision] = useState<ReviewDecision | null>(null);
   const review = useReviewRequest({ onReviewed });
+  const sendReview = useOneAtATime(review);
 
   function handleDecision(status: ReviewDecision) {
     setDecision(status);
-    review.mutate({ id: reviewId, request_id: request.id, status, comments: comments.trim() });
+    sendReview({ id: reviewId, request_id: request.id, status, comments: comments.trim() });
   }
 
   return (

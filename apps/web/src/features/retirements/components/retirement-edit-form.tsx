@@ -9,6 +9,7 @@ import { formatAmount } from '../../../lib/format.ts';
 import { currencyLabel } from '../../../lib/request-labels.ts';
 import { useSubmitRetirement } from '../api/submit-retirement.ts';
 import { costCodeText, retirementFieldLabels as labels } from './retirement-fields.ts';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 
 /** Spec §2 Retirement form, edit mode. */
 const documentsBanner = 'To complete your request you are expected to add the retirement documents';
@@ -52,12 +53,13 @@ type RetirementEditFormProps = {
 export function RetirementEditForm({ request, retirement, onSubmitted }: RetirementEditFormProps) {
   const [form] = Form.useForm<RetirementFormValues>();
   const submit = useSubmitRetirement({ onSubmitted });
+  const sendSubmit = useOneAtATime(submit);
   const [isUploading, setIsUploading] = useState(false);
 
   function handleFinish(values: RetirementFormValues) {
     // Spec §5: files are uploaded first; the retirement names them once they are stored.
     if (isUploading) return;
-    submit.mutate({
+    sendSubmit({
       id: retirement.id,
       amount_spent: parseRetirementAmount(values.amount ?? ''),
       amount_currency: retirement.amount_currency,

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { formatAmount } from '../../../lib/format.ts';
 import { useReviewRetirement } from '../api/review-retirement.ts';
 import { retirementFieldLabels as labels } from './retirement-fields.ts';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 
 type RetirementReviewPanelProps = {
   retirement: RetirementResponse;
@@ -27,13 +28,14 @@ export function RetirementReviewPanel({
   const [isCashReturned, setIsCashReturned] = useState(false);
   const [decision, setDecision] = useState<RetirementDecision | null>(null);
   const review = useReviewRetirement({ onReviewed });
+  const sendReview = useOneAtATime(review);
   const leftOver = cashToReturn(retirement.amountReceived, retirement.amount_spent);
   // Spec §2: only when amountReceived is greater than amount_spent; cashToReturn is 0 otherwise.
   const hasLeftOver = leftOver > 0;
 
   function handleDecision(status: RetirementDecision) {
     setDecision(status);
-    review.mutate({
+    sendReview({
       id: retirement.id,
       review_id: reviewId,
       status,

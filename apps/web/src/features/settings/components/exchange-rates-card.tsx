@@ -13,6 +13,7 @@ import { currencyLabel } from '../../../lib/request-labels.ts';
 import { zodRule } from '../../../lib/zod-rule.ts';
 import { useExchangeRates } from '../api/get-exchange-rates.ts';
 import { useUpdateExchangeRates } from '../api/update-exchange-rates.ts';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 
 type RatesFormProps = { rates: ExchangeRatesResponse; version: string | null };
 
@@ -23,10 +24,11 @@ function RatesForm({ rates, version }: RatesFormProps) {
   // made on rates older than the stored ones is refused (docs/decisions/0035).
   const clashes = useFormFollows(form, rates.rates);
   const update = useUpdateExchangeRates();
+  const sendUpdate = useOneAtATime(update);
   const { message } = App.useApp();
 
   function handleFinish(values: ExchangeRates) {
-    update.mutate(
+    sendUpdate(
       { body: { base: 'tzs', rates: values }, version },
       { onSuccess: () => void message.success('Exchange rates saved') },
     );

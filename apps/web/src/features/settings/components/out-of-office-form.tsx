@@ -14,6 +14,7 @@ import { useCreateDelegation } from '../api/create-delegation.ts';
 import { useDelegationCandidates } from '../api/get-delegation-candidates.ts';
 import { personText } from './delegations-parts.tsx';
 import { organisationTodayDate } from '../../../lib/organisation-day.ts';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 
 type OutOfOfficeValues = {
   delegator_id: string;
@@ -43,6 +44,7 @@ export function OutOfOfficeForm({ canChooseDelegator }: OutOfOfficeFormProps) {
   const [form] = Form.useForm<OutOfOfficeValues>();
   const candidates = useDelegationCandidates();
   const create = useCreateDelegation();
+  const sendCreate = useOneAtATime(create);
   const { message } = App.useApp();
   const delegatorId = Form.useWatch('delegator_id', form) ?? user.id;
   // The organisation's day, the one the server judges by (docs/decisions/0004).
@@ -65,7 +67,7 @@ export function OutOfOfficeForm({ canChooseDelegator }: OutOfOfficeFormProps) {
   function handleFinish(values: OutOfOfficeValues) {
     const [first, last] = values.days ?? [];
     if (!values.delegate_id || !first || !last) return;
-    create.mutate(
+    sendCreate(
       {
         delegate_id: values.delegate_id,
         starts_on: first.format(dayFormat),

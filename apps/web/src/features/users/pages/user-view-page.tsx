@@ -30,6 +30,7 @@ import {
 import { deleteUserFailed, userUpdated } from '../components/user-messages.ts';
 import '../components/users.css';
 import { ObjectHistoryCard } from '../../../components/history/object-history-card.tsx';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 
 const viewUsers = { label: 'View Users', href: paths.dashboard.users.getHref() };
 
@@ -75,6 +76,7 @@ function UserView({ user }: { user: UserResponse }) {
   const [isEditing, setIsEditing] = useState(false);
   const [isUpdated, setIsUpdated] = useState(false);
   const update = useUpdateUser();
+  const sendUpdate = useOneAtATime(update);
   const remove = useDeleteUser();
   const isDirector = isSuperAdmin(viewer.role);
   const isSelf = viewer.id === user.id;
@@ -108,7 +110,7 @@ function UserView({ user }: { user: UserResponse }) {
       setIsEditing(false);
       return;
     }
-    update.mutate(body, {
+    sendUpdate(body, {
       onSuccess: () => {
         setIsEditing(false);
         setIsUpdated(true);
