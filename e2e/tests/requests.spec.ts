@@ -489,9 +489,26 @@ test('the approval matrix: everyone reads it, the director edits it', async ({ p
   await shot(page, 'approval-matrix-1280');
 
   await page.setViewportSize(phone);
+  // On a phone the officers of each row are on the screen, not off its edge.
+  const table = page.getByTestId('approval-matrix-table');
+  await expect(table.getByText('Finance Officer').first()).toBeVisible();
+  await expectUnclipped(table.getByText(/^(Finance Officer|Executive Secretary|Director)$/));
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'approval-matrix-375');
   await page.getByRole('button', { name: 'Edit' }).click();
   await expectNoSidewaysScroll(page);
   await shot(page, 'approval-object-375');
+
+  // A warning about the rows goes as soon as the rows are mended, not at the next Save.
+  const firstEnd = page.getByTestId('approval-row').first().getByLabel('End Amount');
+  const end = await firstEnd.inputValue();
+  await firstEnd.fill('100000000');
+  await page.getByRole('button', { name: 'Save' }).click();
+  const gap = page.getByText(/^Amounts from 100,000,000 to .* have no row\.$/);
+  await expect(gap).toBeVisible();
+  await firstEnd.fill(end.replace(/,/g, ''));
+  await expect(gap).toHaveCount(0);
+  expect(saves).toHaveLength(1);
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page).toHaveURL(/\/dashboard\/approval-matrix$/);
 });

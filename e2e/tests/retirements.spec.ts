@@ -15,6 +15,7 @@ import {
   phone,
   shot,
   signIn,
+  uploadThroughApi,
 } from './support.ts';
 
 // The organisation's calendar (decisions §1) decides "today"; the browser follows it.
@@ -447,4 +448,144 @@ test('the retirements list: search, status filter, staff and admin mode, at 375 
   await shot(page, 'retirements-list-admin-1280');
   await page.getByTestId('mode-switcher').getByText('Staff', { exact: true }).click();
   await expect(page.getByText('No retirements found!')).toBeVisible();
+});
+
+/** A scanner's name for a receipt: long, and without a space to break it at. */
+const scannedName = 'Scan_2026-11-29_Hotel_Serena_Dar_es_Salaam_invoice_000123_copy.pdf';
+
+test('a long receipt name fits a phone, in the request and in its retirement, for the owner and finance', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const token = await apiToken(request, 'staff@example.com');
+  const stored = await uploadThroughApi(
+    request,
+    token,
+    scannedName,
+    minimalPdf(),
+    'application/pdf',
+  );
+  const { id } = await retirementAwaitingOwner(request, {
+    amount_requested: 1_210_000,
+    file_paths: [stored],
+  });
+  const current = await readRequest(request, token, id);
+  const submitted = await request.post('/api/v1/retirement/user-submit', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: {
+      id: current.current_retirement?.id,
+      amount_spent: 1_000_000,
+      amount_currency: 'tzs',
+      comments: 'Hotel, two nights.',
+      file_paths: [stored],
+    },
+  });
+  expect(submitted.status(), await submitted.text()).toBe(200);
+
+  await page.setViewportSize(phone);
+  await signIn(page, 'staff@example.com');
+  for (const path of [`/dashboard/requests/${id}`, `/dashboard/retirements/${id}`]) {
+    await page.goto(path);
+    const chip = page.getByTestId('attachment-list').getByRole('button', { name: scannedName });
+    await expect(chip).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    // Shortened in its cell, and whole in its title.
+    await expect(chip).toHaveAttribute('title', scannedName);
+  }
+  await shot(page, 'retirement-long-receipt-name-375');
+
+  const finance = await pageOf(browser, 'finance@example.com');
+  await finance.setViewportSize(phone);
+  await finance.goto(`/dashboard/retirements/${id}`);
+  await expect(finance.getByTestId('retirement-review-panel')).toBeVisible();
+  await expectNoSidewaysScroll(finance);
+  await finance.context().close();
+});
+
+test('Submit Retirement pressed twice sends the retirement once and says it worked', async ({
+  page,
+  request,
+}) => {
+  const { id } = await retirementAwaitingOwner(request, { amount_requested: 904_000 });
+  await page.setViewportSize(desktop);
+  await signIn(page, 'staff@example.com');
+  await page.goto(`/dashboard/retirements/${id}`);
+  await page.getByTestId('retirement-form').getByLabel('Total Amount Spent').fill('904000');
+  const answers: number[] = [];
+  // A slow connection: the answer takes a second, as a second click lands.
+  await page.route('**/api/v1/retirement/user-submit', async (route) => {
+    const response = await route.fetch();
+    answers.push(response.status());
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await route.fulfill({ response });
+  });
+  await page.getByRole('button', { name: 'Submit Retirement' }).dblclick();
+  await expect(page.getByText(texts.submitted, { exact: true })).toBeVisible();
+  await expect(page.getByTestId('retirement-submit-error')).toHaveCount(0);
+  expect(answers).toEqual([200]);
+});
+
+test('a receipt removed with the keyboard leaves the focus on the next one, then on the drop area', async ({
+  page,
+  request,
+}) => {
+  const { id } = await retirementAwaitingOwner(request, { amount_requested: 505_000 });
+  await page.setViewportSize(desktop);
+  await signIn(page, 'staff@example.com');
+  await page.goto(`/dashboard/retirements/${id}`);
+  const area = page.getByTestId('file-upload-area');
+  await area.locator('input[type="file"]').setInputFiles([
+    { name: 'a-receipt.pdf', mimeType: 'application/pdf', buffer: minimalPdf() },
+    { name: 'b-receipt.pdf', mimeType: 'application/pdf', buffer: minimalPdf() },
+  ]);
+  await expect(area.getByTestId('file-chip')).toHaveCount(2);
+  await expect(area.locator('[aria-busy="true"]')).toHaveCount(0);
+  await area.getByRole('button', { name: 'Remove a-receipt.pdf' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(area.getByTestId('file-chip')).toHaveCount(1);
+  await expect(area.getByRole('button', { name: 'Remove b-receipt.pdf' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(area.getByTestId('file-chip')).toHaveCount(0);
+  await expect(area.locator('.ant-upload[role="button"]')).toBeFocused();
+});
+
+test("finance's View retirements after Request Retirement lists the retirement it started", async ({
+  browser,
+  request,
+}) => {
+  const id = await createRequest(request, { amount_requested: 733_000 });
+  await approveThroughApi(request, id);
+  const finance = await pageOf(browser, 'finance@example.com');
+  await finance.setViewportSize(desktop);
+  // Finance is in Staff mode, where its list holds its own retirements only.
+  await finance.goto(`/dashboard/requests/${id}`);
+  await finance.getByRole('button', { name: 'Request Retirement' }).click();
+  await expect(finance.getByText('Successful Retirement Request')).toBeVisible();
+  await finance.getByRole('button', { name: 'View retirements' }).click();
+  await expect(finance).toHaveURL(/\/dashboard\/retirements$/);
+  await expect(
+    finance.getByTestId('retirement-row').filter({ hasText: 'TZS 733,000' }),
+  ).toBeVisible();
+  await finance.context().close();
+});
+
+test('on a phone, each retirement row says what was requested and by when', async ({
+  page,
+  request,
+}) => {
+  await retirementAwaitingOwner(request, { amount_requested: 611_000 });
+  await retirementAwaitingOwner(request, { amount_requested: 622_000 });
+  await page.setViewportSize(phone);
+  await signIn(page, 'staff@example.com');
+  await page.goto('/dashboard/retirements');
+  const rows = page.getByTestId('retirement-row');
+  for (const amount of ['TZS 611,000', 'TZS 622,000']) {
+    const row = rows.filter({ hasText: amount });
+    await expect(row).toHaveCount(1);
+    await expect(row.getByTestId('retirement-row-facts')).toContainText(/Due \d{2}\/\d{2}\/\d{4}/);
+    await expectUnclipped(row.getByTestId('retirement-row-facts'));
+  }
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'retirements-list-rows-375');
 });

@@ -212,6 +212,8 @@ export type RequestBody = {
   expenditure_justification: string;
   amount_requested: number;
   budget_code: string;
+  /** Stored names of files uploaded first (`uploadThroughApi`). */
+  file_paths: string[];
 };
 
 /** Submits a request through the API (as staff@example.com unless told) and returns its id. */

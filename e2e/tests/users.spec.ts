@@ -177,6 +177,12 @@ test('an admin imports 50 users from a CSV, fixes the 2 bad rows, and finds them
     await page.getByLabel('E-mail, row 17').fill(`bulk.${run}.17@example.org`);
     await page.getByLabel('E-mail, row 33').fill(`bulk.${run}.33@example.org`);
     await expect(page.getByTestId('csv-summary')).toContainText('50 users read and ready to save.');
+    // A look at Single keeps the file read under Multiple, and the edits made to it.
+    await page.locator('label.ant-radio-button-wrapper', { hasText: 'Single' }).click();
+    await expect(page.getByTestId('csv-summary')).toBeHidden();
+    await page.locator('label.ant-radio-button-wrapper', { hasText: 'Multiple' }).click();
+    await expect(page.getByTestId('csv-summary')).toContainText('50 users read and ready to save.');
+    await expect(page.getByLabel('E-mail, row 17')).toHaveValue(`bulk.${run}.17@example.org`);
     // A double click sends the batch once: the second POST would be refused ("already taken")
     // and could be the answer the page shows.
     const posts = countCalls(page, 'POST', '/api/v1/users');

@@ -20,7 +20,7 @@ export function AttachmentList({ fileNames, onOpen }: AttachmentListProps) {
   const [previewName, setPreviewName] = useState<string | null>(null);
   return (
     <>
-      <div className="file-chips" data-testid="attachment-list">
+      <div className="file-chips attachment-chips" data-testid="attachment-list">
         {fileNames.map((name, index) => (
           <FileChip
             key={`${name}-${index}`}

@@ -64,6 +64,9 @@ export function FileUploadArea({
   const [failures, setFailures] = useState<Failure[]>([]);
   const [previewName, setPreviewName] = useState<string | null>(null);
   const controllers = useRef(new Map<string, AbortController>());
+  const area = useRef<HTMLDivElement>(null);
+  /** Where a chip was just removed, for the focus to stay there. */
+  const removedAt = useRef<number | null>(null);
   // Uploads end one by one, possibly before the new value comes back: each adds to the latest list.
   const latestValue = useRef<string[]>(value ?? []);
   useLayoutEffect(() => {
@@ -138,8 +141,22 @@ export function FileUploadArea({
   }
 
   function handleRemove(index: number) {
+    removedAt.current = index;
     change(latestValue.current.filter((_name, position) => position !== index));
   }
+
+  // The removed chip held the focus: it moves to the chip now in its place (or the last one), or
+  // to the drop area when none is left, rather than to the page's start, where a keyboard user
+  // would have to tab all the way back.
+  const count = (value ?? []).length;
+  useEffect(() => {
+    const index = removedAt.current;
+    removedAt.current = null;
+    if (index === null || !area.current) return;
+    const buttons = area.current.querySelectorAll<HTMLElement>('.file-chip-remove');
+    const next = buttons[Math.min(index, buttons.length - 1)];
+    (next ?? area.current.querySelector<HTMLElement>('.ant-upload[role="button"]'))?.focus();
+  }, [count]);
 
   function handleDismiss(uid: string) {
     setFailures((current) => current.filter((failure) => failure.uid !== uid));
@@ -149,7 +166,7 @@ export function FileUploadArea({
   const hasChips = names.length > 0 || uploads.length > 0;
 
   return (
-    <Flex vertical gap={12} data-testid="file-upload-area">
+    <Flex vertical gap={12} data-testid="file-upload-area" ref={area}>
       <Upload.Dragger
         id={id}
         multiple={!isCsv}

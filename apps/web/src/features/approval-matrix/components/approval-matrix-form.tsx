@@ -14,6 +14,7 @@ import { AmountInput, formatTypedAmount } from '../../../components/amount-input
 import { useFormFollows } from '../../../lib/use-form-follows.ts';
 import { useUpdateApprovalMatrix } from '../api/update-approval-matrix.ts';
 import { matrixLabels } from './matrix-labels.ts';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 
 /** Spec §8: a refused save. */
 const saveFailed = 'Error! Changes not saved!';
@@ -99,14 +100,24 @@ export function ApprovalMatrixForm({ rows, version, onCancel, onSaved }: Approva
   const initialValues = valuesOf(rows);
   const clashes = useFormFollows(form, initialValues);
   const update = useUpdateApprovalMatrix();
+  const sendUpdate = useOneAtATime(update);
   const [problem, setProblem] = useState<string | null>(null);
 
+  /** The rules the server applies (packages/domain), so a refused matrix is never sent. */
+  function problemIn(values: MatrixFormValues): string | null {
+    const parsed = updateApprovalMatrixRequest.safeParse({ rows: rowsOf(values) });
+    return parsed.success ? null : problemOf(parsed.error.issues[0]);
+  }
+
   function handleFinish(values: MatrixFormValues) {
-    const next = rowsOf(values);
-    // The rules the server applies (packages/domain), so a refused matrix is never sent.
-    const parsed = updateApprovalMatrixRequest.safeParse({ rows: next });
-    setProblem(parsed.success ? null : problemOf(parsed.error.issues[0]));
-    if (parsed.success) update.mutate({ body: { rows: next }, version }, { onSuccess: onSaved });
+    const found = problemIn(values);
+    setProblem(found);
+    if (!found) sendUpdate({ body: { rows: rowsOf(values) }, version }, { onSuccess: onSaved });
+  }
+
+  // A problem shown stays true to the rows as they are edited: it goes once they are mended.
+  function handleValuesChange(_changed: unknown, values: MatrixFormValues) {
+    if (problem) setProblem(problemIn(values));
   }
 
   return (
@@ -115,6 +126,7 @@ export function ApprovalMatrixForm({ rows, version, onCancel, onSaved }: Approva
       layout="vertical"
       initialValues={initialValues}
       onFinish={handleFinish}
+      onValuesChange={handleValuesChange}
       disabled={update.isPending}
       data-testid="approval-matrix-form"
     >

@@ -1,6 +1,6 @@
 import { PrinterOutlined } from '@ant-design/icons';
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
-import { isFinance } from '@imprest/domain/permissions.ts';
+import { isAdmin, isFinance } from '@imprest/domain/permissions.ts';
 import { canBeDelegate, delegatorFor } from '@imprest/domain/delegations.ts';
 import { roleLabels } from '@imprest/domain/enums.ts';
 import {
@@ -16,7 +16,7 @@ import { RequestLoadError } from '../../../components/request-load-error.tsx';
 import { StatusTag } from '../../../components/status-tag.tsx';
 import { SuccessPanel } from '../../../components/success-panel.tsx';
 import { purposeLabels } from '../../../lib/request-labels.ts';
-import { useCurrentUser } from '../../../lib/session.tsx';
+import { useCurrentUser, useSession } from '../../../lib/session.tsx';
 import { useGoBack } from '../../../lib/use-go-back.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { paths } from '../../../paths.ts';
@@ -43,6 +43,8 @@ export function RequestViewPage() {
 
 function RequestView({ id }: { id: string }) {
   const navigate = useNavigate();
+  const viewer = useCurrentUser();
+  const { setMode } = useSession();
   const isMobile = useIsMobile();
   const [versionId, setVersionId] = useState(id);
   const [outcome, setOutcome] = useState<Outcome>(null);
@@ -89,9 +91,13 @@ function RequestView({ id }: { id: string }) {
           extra={
             <Button
               type="primary"
-              onClick={() =>
-                void navigate(paths.dashboard.retirements.getHref(), { replace: true })
-              }
+              onClick={() => {
+                // The retirement just started is the owner's: in Staff mode finance's list holds
+                // only finance's own, and showed "No retirements found!".
+                if (request.request_owner_id !== viewer.id && isAdmin(viewer.role))
+                  setMode('admin');
+                void navigate(paths.dashboard.retirements.getHref(), { replace: true });
+              }}
             >
               View retirements
             </Button>

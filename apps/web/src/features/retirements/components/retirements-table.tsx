@@ -29,7 +29,8 @@ function RetirementDate({ retirement }: { retirement: RetirementItemResponse }) 
 
 /**
  * The retirements table of spec §2: name, purpose, retirement date, amount requested, amount
- * spent, status and an action. Narrow phones keep name, amount spent and status.
+ * spent, status and an action. Narrow phones keep name, amount spent and status, with the amount
+ * requested and the date under the name.
  */
 export function RetirementsTable({
   retirements,
@@ -46,7 +47,20 @@ export function RetirementsTable({
       key: 'name',
       ellipsis: true,
       render: (name: string, retirement) =>
-        isMobile ? <RowOpenButton onOpen={() => onOpen(retirement)}>{name}</RowOpenButton> : name,
+        isMobile ? (
+          <>
+            <RowOpenButton onOpen={() => onOpen(retirement)}>{name}</RowOpenButton>
+            {/* The columns a phone leaves out, so two retirements of one owner can be told apart. */}
+            <div className="retirement-row-facts" data-testid="retirement-row-facts">
+              <div>{formatAmount(retirement.amount_requested, retirement.amount_currency)}</div>
+              <div>
+                <RetirementDate retirement={retirement} />
+              </div>
+            </div>
+          </>
+        ) : (
+          name
+        ),
     },
     {
       title: 'PURPOSE',

@@ -51,7 +51,8 @@ function NewUsers() {
           />
         </Flex>
       </Card>
-      {mode === 'single' ? (
+      {/* Both stay mounted: a look at Single keeps the CSV read under Multiple, and its edits. */}
+      <div hidden={mode !== 'single'}>
         <SingleUserForm
           canGiveDirector={isSuperAdmin(user.role)}
           isSaving={create.isPending}
@@ -77,14 +78,15 @@ function NewUsers() {
           }
           onCancel={goBack}
         />
-      ) : (
+      </div>
+      <div hidden={mode !== 'multiple'}>
         <MultipleUsers
           onAdded={(count) =>
             setAdded(`${count} ${count === 1 ? 'user has' : 'users have'} been added.`)
           }
           onCancel={goBack}
         />
-      )}
+      </div>
     </Flex>
   );
 }
