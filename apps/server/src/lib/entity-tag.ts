@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
 import { AppError } from './errors.ts';
 
 /**
@@ -9,6 +10,11 @@ import { AppError } from './errors.ts';
 export function entityTag(document: unknown): string {
   const hash = createHash('sha256').update(JSON.stringify(document)).digest('base64url');
   return `"${hash.slice(0, 27)}"`;
+}
+
+/** Answers a document with its entity tag in `ETag`. */
+export function sendTagged<Document>(reply: FastifyReply, document: Document): FastifyReply {
+  return reply.header('etag', entityTag(document)).send(document);
 }
 
 /** The opaque tags of an `If-Match` header; a gateway that compresses may weaken them (`W/`). */

@@ -5,7 +5,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../lib/authenticate.ts';
-import { entityTag } from '../../lib/entity-tag.ts';
+import { sendTagged } from '../../lib/entity-tag.ts';
 import { errorResponses } from '../../lib/error-responses.ts';
 import { getApprovalMatrix, replaceApprovalMatrix } from './service.ts';
 
@@ -24,7 +24,7 @@ export function approvalMatrixRoutes(context: AppContext): FastifyPluginAsyncZod
       },
       async (request, reply) => {
         const matrix = await getApprovalMatrix(context, { actor: actorOf(request) });
-        return reply.header('etag', entityTag(matrix)).send(matrix);
+        return sendTagged(reply, matrix);
       },
     );
 
@@ -49,7 +49,7 @@ export function approvalMatrixRoutes(context: AppContext): FastifyPluginAsyncZod
           rows: request.body.rows,
           ifMatch: request.headers['if-match'],
         });
-        return reply.header('etag', entityTag(matrix)).send(matrix);
+        return sendTagged(reply, matrix);
       },
     );
   };

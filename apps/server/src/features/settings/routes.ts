@@ -7,7 +7,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../lib/authenticate.ts';
-import { entityTag } from '../../lib/entity-tag.ts';
+import { sendTagged } from '../../lib/entity-tag.ts';
 import { errorResponses } from '../../lib/error-responses.ts';
 import { getExchangeRates, listExchangeRateChangelog, updateExchangeRates } from './service.ts';
 
@@ -29,7 +29,7 @@ export function settingsRoutes(context: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const rates = await getExchangeRates(context, { actor: actorOf(request) });
-        return reply.header('etag', entityTag(rates)).send(rates);
+        return sendTagged(reply, rates);
       },
     );
 
@@ -54,7 +54,7 @@ export function settingsRoutes(context: AppContext): FastifyPluginAsyncZod {
           rates: request.body.rates,
           ifMatch: request.headers['if-match'],
         });
-        return reply.header('etag', entityTag(rates)).send(rates);
+        return sendTagged(reply, rates);
       },
     );
 
