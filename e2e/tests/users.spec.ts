@@ -142,6 +142,20 @@ test('an admin imports 50 users from a CSV, fixes the 2 bad rows, and finds them
     await expect(page.getByTestId('csv-error')).toContainText('unexpected "mobile"');
   });
 
+  await test.step('a file saved by Excel: an empty last column is read, a phone it rewrote is named', async () => {
+    await input.setInputFiles({
+      name: 'excel.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        `\uFEFFfull name,department,phone,email,\r\nExcel ${run},it,2.55712E+11,excel.${run}@example.org,\r\n`,
+      ),
+    });
+    await expect(page.getByTestId('csv-error')).toHaveCount(0);
+    await expect(page.getByTestId('csv-table')).toContainText(
+      'Phone 2.55712E+11 was rewritten by the spreadsheet: format the phone column as text and enter the number again',
+    );
+  });
+
   await test.step('the preview marks the invalid and the taken e-mail', async () => {
     await input.setInputFiles({ name: 'users.csv', mimeType: 'text/csv', buffer: bulkCsv() });
     const summary = page.getByTestId('csv-summary');

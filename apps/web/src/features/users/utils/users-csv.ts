@@ -31,6 +31,18 @@ export function digitsOnly(value: string): string {
   return value.replace(/\D+/g, '');
 }
 
+/**
+ * A number a spreadsheet wrote in scientific notation (2.55712E+11): its digits are lost, and
+ * keeping only the digits would make another number without a word. Kept as written, so the row
+ * says what went wrong (`rowProblems`).
+ */
+const scientificNotation = /^[+-]?\d+(\.\d+)?e[+-]?\d+$/i;
+
+/** A phone cell as the form keeps it: digits only, unless a spreadsheet rewrote the number. */
+function phoneOf(text: string): string {
+  return scientificNotation.test(text) ? text : digitsOnly(text);
+}
+
 function squash(value: string): string {
   return value.toLowerCase().replace(/[\s_-]+/g, '');
 }
@@ -82,8 +94,13 @@ export function parseUsersCsv(text: string): CsvParseResult {
   if (!header) return { error: 'The file is empty. Fill in the template and upload it again.' };
   const names = header.map((name) => name.toLowerCase());
   const missing = csvColumns.filter((column) => !names.includes(column));
+  // A column without a name and without a value is no column: Excel saves one ("…,email,") when
+  // a cleared column is still in the sheet's used range.
+  const isEmptyColumn = (index: number) => lines.every((cells) => (cells[index] ?? '') === '');
   const extra = header.filter(
-    (name) => !(csvColumns as readonly string[]).includes(name.toLowerCase()),
+    (name, index) =>
+      !(csvColumns as readonly string[]).includes(name.toLowerCase()) &&
+      !(name === '' && isEmptyColumn(index)),
   );
   if (missing.length > 0 || extra.length > 0) {
     const parts = [
@@ -108,7 +125,7 @@ export function parseUsersCsv(text: string): CsvParseResult {
         row: index + 1,
         fullname: cell('full name'),
         department: departmentOf(department) ?? department,
-        phone_number: digitsOnly(cell('phone')),
+        phone_number: phoneOf(cell('phone')),
         email: cell('email'),
       };
     });
@@ -144,6 +161,10 @@ export function rowProblems(
       list.push(`Duplicate e-mail: also on row ${firstRowOf.get(address) ?? '?'} of this file`);
     else if (options.takenEmails?.has(address)) list.push('A user with this e-mail already exists');
     if (address) seen.add(address);
+    if (scientificNotation.test(row.phone_number))
+      list.push(
+        `Phone ${row.phone_number} was rewritten by the spreadsheet: format the phone column as text and enter the number again`,
+      );
     if (!departmentOf(row.department)) {
       list.push(
         row.department ? `Unknown department "${row.department}"` : 'Department is missing',
