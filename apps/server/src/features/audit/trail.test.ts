@@ -337,14 +337,18 @@ describe('every change writes exactly one audit event in its own transaction', (
       () =>
         ok(
           call(org.staff, 'POST', 'requests/request/request-edit', {
-            ...requestBody(org.budget.code),
+            ...requestBody(org.budget.code, { amount_requested: 2000 }),
             parent_request: request.id,
           }),
           201,
         ),
       { actor: org.staff },
     );
-    expect(resubmitted.changes).toMatchObject({ version: { from: 1, to: 2 } });
+    // From the version it replaces: only what changed (decision 0019), each from its stored value.
+    expect(resubmitted.changes).toEqual({
+      version: { from: 1, to: 2 },
+      amount_requested: { from: '1000.00', to: '2000.00' },
+    });
   });
 
   it('retirements: attached, submitted, a step rejected, edit asked, a step approved', async () => {

@@ -104,6 +104,18 @@ function assertBudgetTakes(budget: BudgetRow, input: RequestFields): void {
     throw new AppError('bad_request', messages.currencyDiffers);
 }
 
+/** The terms of a request its submission's audit event names. */
+const auditedTerms = [
+  'version',
+  'amount_requested',
+  'amount_currency',
+  'budget_code',
+  'purpose',
+  'name_of_establishment',
+  'expenditure_date',
+] as const;
+type AuditedTerms = Record<(typeof auditedTerms)[number], unknown> & { version: number };
+
 /**
  * Checks the budget and reserves the amount, then writes the request and its reviewer chain, all in
  * the caller's transaction. The balance is read once before the budget row lock and again under it:
@@ -117,7 +129,8 @@ async function placeRequest(
     actor: Actor;
     input: RequestFields;
     day: string;
-    previous?: { chainId: string; version: number; id: string };
+    /** The version resubmitted, with its terms as stored (the audit event's "from"). */
+    previous?: { chainId: string; id: string; terms: AuditedTerms };
   },
 ): Promise<{ id: string; budgetCode: string }> {
   const { actor, input, previous } = options;
@@ -165,7 +178,7 @@ async function placeRequest(
     id,
     organization_id: organizationId,
     chain_id: previous?.chainId ?? id,
-    version: previous ? previous.version + 1 : 1,
+    version: previous ? previous.terms.version + 1 : 1,
     parent_request: previous?.id ?? null,
     is_latest: true,
     // The owner is the signed-in user, never the body (decisions §3).
@@ -203,10 +216,11 @@ async function placeRequest(
     action: previous ? 'request.resubmitted' : 'request.submitted',
     objectType: 'request',
     objectId: id,
-    changes: changesBetween<Record<string, unknown>>(
-      previous ? { version: previous.version } : null,
+    // A resubmission names the terms that changed from the version it replaces (decision 0019).
+    changes: changesBetween<AuditedTerms>(
+      previous?.terms ?? null,
       {
-        version: previous ? previous.version + 1 : 1,
+        version: previous ? previous.terms.version + 1 : 1,
         amount_requested: input.amount_requested.toFixed(2),
         amount_currency: input.amount_currency,
         budget_code: budget.code,
@@ -214,15 +228,7 @@ async function placeRequest(
         name_of_establishment: input.name_of_establishment,
         expenditure_date: options.day,
       },
-      [
-        'version',
-        'amount_requested',
-        'amount_currency',
-        'budget_code',
-        'purpose',
-        'name_of_establishment',
-        'expenditure_date',
-      ],
+      auditedTerms,
     ),
   });
   return { id, budgetCode: budget.code };
@@ -293,7 +299,13 @@ export async function resubmitRequest(
       actor,
       input: { ...input, file_paths: filePaths },
       day,
-      previous: { chainId: previous.chain_id, version: previous.version, id: previous.id },
+      previous: {
+        chainId: previous.chain_id,
+        id: previous.id,
+        terms: Object.fromEntries(
+          auditedTerms.map((field) => [field, previous[field]]),
+        ) as AuditedTerms,
+      },
     });
     await notifyRequestSubmitted(context, tx, { requestId: request.id });
     return request;
