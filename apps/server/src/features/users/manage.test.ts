@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../db/schema.ts';
+import { auditEvents, users } from '../../db/schema.ts';
 import {
   auth,
   buildUser,
@@ -265,6 +266,48 @@ describe('PUT /users (decisions §9)', () => {
       role: 'admin',
     });
     expect(last.statusCode).toBe(409);
+  });
+});
+
+describe('PUT /users at once (decision 0019: the event says what changed)', () => {
+  it('judges each save on the row as it is under its lock: the same rename twice records one event, two renames a chain', async () => {
+    const person = await buildUser(t.db, {
+      organizationId: org.organizationId,
+      fullname: 'Neema Before',
+    });
+    const rename = (fullname: string) =>
+      call('PUT', 'users', org.director, { user_id: person.id, fullname });
+    // Another transaction holds the row for a moment, so the saves read it before either writes.
+    const hold = async (saves: () => Promise<unknown>[]) => {
+      const holder = new pg.Client({ connectionString: t.databaseUrl });
+      await holder.connect();
+      await holder.query('BEGIN');
+      await holder.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [person.id]);
+      const pending = saves();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await holder.query('COMMIT');
+      await holder.end();
+      return Promise.all(pending);
+    };
+    const eventsOf = async () =>
+      (
+        await t.db
+          .select()
+          .from(auditEvents)
+          .where(and(eq(auditEvents.action, 'user.updated'), eq(auditEvents.object_id, person.id)))
+          .orderBy(auditEvents.id)
+      ).map((event) => event.changes);
+
+    await hold(() => [rename('Neema After'), rename('Neema After')]);
+    expect(await eventsOf()).toEqual([{ fullname: { from: 'Neema Before', to: 'Neema After' } }]);
+
+    await hold(() => [rename('Neema One'), rename('Neema Two')]);
+    const [, second, third] = (await eventsOf()) as { fullname: { from: string; to: string } }[];
+    expect(second?.fullname.from).toBe('Neema After');
+    // The later save starts from what the earlier one wrote, not from the name both first read.
+    expect(third?.fullname.from).toBe(second?.fullname.to);
+    const [stored] = await t.db.select().from(users).where(eq(users.id, person.id));
+    expect(stored?.fullname).toBe(third?.fullname.to);
   });
 });
 

@@ -21,6 +21,20 @@ export async function findUserById(
   return row;
 }
 
+/** An active user by id, its row locked for this transaction (the organisation's row is not). */
+export async function lockUserById(
+  db: Executor,
+  id: string,
+): Promise<UserWithOrganization | undefined> {
+  const [row] = await db
+    .select(columns)
+    .from(users)
+    .innerJoin(organizations, eq(organizations.id, users.organization_id))
+    .where(and(eq(users.id, id), isNull(users.deleted_at)))
+    .for('update', { of: users });
+  return row;
+}
+
 /** An active user by e-mail address, compared without case. */
 export async function findUserByEmail(
   db: Executor,

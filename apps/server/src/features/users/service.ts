@@ -40,6 +40,7 @@ import {
   insertUsers,
   listUsers as listUserRows,
   lockDirectors,
+  lockUserById,
   takenEmails,
   setFinanceLock,
   updateUser as updateUserRow,
@@ -228,39 +229,50 @@ export async function updateUser(
   options: { actor: Actor; body: UpdateUserRequest },
 ): Promise<UserResponse> {
   const { actor, body } = options;
-  const target = await visibleUser(context, actor, body.user_id);
-  if (!canChangeSettings(actor, target))
+  const found = await visibleUser(context, actor, body.user_id);
+  if (!canChangeSettings(actor, found))
     throw new AppError('forbidden', 'Only an admin or the account holder can change this user.');
-  const changes = changedFields(target, body);
-  // The account type follows the position (decisions §3): a system_role sent with a new role is
-  // no change of its own, and whatever the director sends, the stored one is derived.
-  const role = (changes.role ?? target.role) as Role;
-  if (changes.role !== undefined) delete changes.system_role;
-  for (const field of Object.keys(changes) as UserField[]) {
-    if (!canChangeUserField(actor, target, field)) {
-      if (field === 'email' && isAdmin(actor.role)) {
-        throw new AppError(
-          'forbidden',
-          'Only someone holding every permission of this user can change their e-mail.',
-          { details: [{ path: field, message: 'the user holds a permission you lack' }] },
-        );
-      }
-      const who = field === 'phone_number' || field === 'email' ? 'an admin' : 'the director';
-      throw new AppError(
-        'forbidden',
-        `Only ${who} can change the ${fieldLabels[field]} of a user.`,
-        {
-          details: [{ path: field, message: `only ${who} can change it` }],
-        },
-      );
-    }
-  }
-  const isNewPosition = changes.role !== undefined;
+  let isNewPosition = false;
   try {
-    await context.db.transaction(async (tx) => {
-      if (isNewPosition && target.role === 'director') {
-        const directors = await lockDirectors(tx, actor.organization_id);
-        if (directors.length <= 1)
+    isNewPosition = await context.db.transaction(async (tx) => {
+      // A director's position may change: the directors are locked first, in one order, so two
+      // directors demoting each other at once queue instead of deadlocking.
+      const directors =
+        body.role !== undefined && found.role === 'director'
+          ? await lockDirectors(tx, actor.organization_id)
+          : null;
+      // The user's row as it is now, held until commit: the changes, their permissions and the
+      // audit event's "from" are judged on it, not on a copy read before another save landed.
+      const target = await lockUserById(tx, found.id);
+      if (!target) throw notFound();
+      const changes = changedFields(target, body);
+      // The account type follows the position (decisions §3): a system_role sent with a new role
+      // is no change of its own, and whatever the director sends, the stored one is derived.
+      const role = (changes.role ?? target.role) as Role;
+      if (changes.role !== undefined) delete changes.system_role;
+      for (const field of Object.keys(changes) as UserField[]) {
+        if (!canChangeUserField(actor, target, field)) {
+          if (field === 'email' && isAdmin(actor.role)) {
+            throw new AppError(
+              'forbidden',
+              'Only someone holding every permission of this user can change their e-mail.',
+              { details: [{ path: field, message: 'the user holds a permission you lack' }] },
+            );
+          }
+          const who = field === 'phone_number' || field === 'email' ? 'an admin' : 'the director';
+          throw new AppError(
+            'forbidden',
+            `Only ${who} can change the ${fieldLabels[field]} of a user.`,
+            {
+              details: [{ path: field, message: `only ${who} can change it` }],
+            },
+          );
+        }
+      }
+      const isPositionChanged = changes.role !== undefined;
+      if (isPositionChanged && target.role === 'director') {
+        const holders = directors ?? (await lockDirectors(tx, actor.organization_id));
+        if (holders.length <= 1)
           throw new AppError(
             'conflict',
             'The organisation needs a director; give the director position to someone else first.',
@@ -271,10 +283,10 @@ export async function updateUser(
         ...(changes.email ? { email: changes.email } : {}),
         ...(changes.department ? { department: changes.department } : {}),
         ...(changes.phone_number !== undefined ? { phone_number: changes.phone_number } : {}),
-        ...(isNewPosition ? { role, system_role: systemRoleFor(role) } : {}),
+        ...(isPositionChanged ? { role, system_role: systemRoleFor(role) } : {}),
       };
       await updateUserRow(tx, target.id, applied);
-      if (isNewPosition) await endSessionsOf(tx, target.id, 'position');
+      if (isPositionChanged) await endSessionsOf(tx, target.id, 'position');
       // A new e-mail revokes the links sent to the old one; someone still invited gets a fresh
       // invitation at the new address (an admin correcting a mistyped address, docs/decisions/0010).
       if (changes.email) {
@@ -295,12 +307,13 @@ export async function updateUser(
       }
       // A delegation hands over the steps of the position held when it was named: a new position
       // ends it, as delegator and as delegate, so a promotion never widens a delegate's power.
-      if (isNewPosition)
+      if (isPositionChanged)
         await endDelegationsOfUser(context, tx, {
           actor,
           organizationId: target.organization_id,
           userId: target.id,
         });
+      return isPositionChanged;
     });
   } catch (error) {
     if (sqlStateOf(error) === sqlState.uniqueViolation)
@@ -309,6 +322,7 @@ export async function updateUser(
       });
     throw error;
   }
+  const target = found;
   if (isNewPosition) context.events.endSessions(target.id);
   context.events.publish(target.organization_id, 'update_user', { user_id: target.id });
   const updated = await findUserById(context.db, target.id);
