@@ -95,3 +95,74 @@ test('at 375 px the date pickers of the audit trail and of Out of office open in
   await expectPickerInside(page);
   await shot(page, 'out-of-office-days-375');
 });
+
+test('the Download: one file per double click, and "Failed to download" when it fails (spec §8)', async ({
+  page,
+}) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, 'director@example.com');
+  await page.goto('/dashboard/audit');
+  await expect(page.getByTestId('audit-table').locator('tbody tr').first()).toBeVisible();
+  let calls = 0;
+  let isFailing = false;
+  await page.route('**/api/v1/audit/download**', async (route) => {
+    calls += 1;
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    if (isFailing)
+      await route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'Service unavailable' }),
+      });
+    else await route.continue();
+  });
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download' }).dblclick();
+  await download;
+  await expect(page.getByRole('button', { name: 'Download' })).not.toHaveClass(/ant-btn-loading/);
+  expect(calls).toBe(1);
+  isFailing = true;
+  await page.getByRole('button', { name: 'Download' }).click();
+  await expect(page.getByText('Failed to download: Service unavailable')).toBeVisible();
+});
+
+test('amounts in the trail are grouped by thousands (spec §9)', async ({ page }) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, 'director@example.com');
+  await page.goto('/dashboard/audit');
+  const created = page
+    .getByTestId('audit-table')
+    .locator('tbody tr')
+    .filter({ hasText: 'Budget created' })
+    .first();
+  await expect(created).toContainText(/amount: /);
+  const amount = /(?:^|\n)amount: ([^\n]+)/.exec(await created.innerText())?.[1] ?? '';
+  expect(amount).toMatch(/^\d{1,3}(,\d{3})+(\.\d+)?$/);
+});
+
+test.describe('a director whose browser is on London time', () => {
+  test.use({ timezoneId: 'Europe/London' });
+
+  test('reads when things happened on the organisation clock, as the day filters count them', async ({
+    page,
+  }) => {
+    await page.setViewportSize(desktop);
+    await signIn(page, 'director@example.com');
+    const signedInAt = Date.now();
+    await page.goto('/dashboard/audit');
+    const first = page.getByTestId('audit-table').locator('tbody tr.ant-table-row').first();
+    await expect(first).toContainText('Signed in');
+    const inDar = (time: number) =>
+      new Intl.DateTimeFormat('en-GB', {
+        timeZone: 'Africa/Dar_es_Salaam',
+        dateStyle: 'short',
+        timeStyle: 'short',
+      })
+        .format(new Date(time))
+        .replace(',', '');
+    const when = (await first.locator('td').first().innerText()).trim();
+    expect([inDar(signedInAt - 60_000), inDar(signedInAt), inDar(signedInAt + 60_000)]).toContain(
+      when,
+    );
+  });
+});

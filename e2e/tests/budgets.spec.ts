@@ -225,7 +225,29 @@ test('finance creates, finds, edits, archives, re-activates and downloads a budg
       'Chausiku Finance archived the budget',
     );
 
+    // On a phone the list says the budget is archived without scrolling the table sideways.
+    await page.setViewportSize(phone);
+    await page.goto('/dashboard/budget');
+    await page.getByLabel('Search budgets').fill(newBudget.code);
+    const row = page
+      .getByTestId('budget-table')
+      .getByRole('row', { name: new RegExp(newBudget.code) });
+    await expect(row.getByTestId('budget-row-facts')).toContainText('Archived');
+    await expectUnclipped(row.getByTestId('budget-row-facts'));
+    await expectNoSidewaysScroll(page);
+    await shot(page, 'budget-list-archived-375');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`/dashboard/budget/${newBudget.code}`);
+
     await page.getByRole('button', { name: 'Edit Budget' }).click();
+    await expect(page.getByTestId('edit-budget-code')).toHaveText(newBudget.code);
+    // Pressed offline, the change fails at once and says why, rather than spinning in silence.
+    await page.context().setOffline(true);
+    await page.getByRole('button', { name: 'Re-activate' }).click();
+    await expect(page.getByText(/The server could not be reached/)).toBeVisible({
+      timeout: 10_000,
+    });
+    await page.context().setOffline(false);
     await page.getByRole('button', { name: 'Re-activate' }).click();
     await expect(page.getByRole('button', { name: 'Archive' })).toBeVisible();
     await page.goto(`/dashboard/budget/${newBudget.code}`);

@@ -119,3 +119,20 @@ test('the open request preview follows its request as the list refreshes', async
   // The panel used to keep the row as it was opened: Pending under an On progress list.
   await expect(preview).toContainText('On progress');
 });
+
+test('after a short network drop the live indicator says connected again, and the lists catch up', async ({
+  page,
+  context,
+}) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, 'finance@example.com');
+  const indicator = page.getByTestId('connection-indicator');
+  await expect(indicator).toHaveAttribute('data-status', 'connected', { timeout: 15_000 });
+  await context.setOffline(true);
+  await expect(indicator).toHaveAttribute('data-status', /offline|reconnecting/);
+  await page.waitForTimeout(3_000);
+  const refetched = page.waitForRequest((request) => request.url().includes('/api/v1/'));
+  await context.setOffline(false);
+  await expect(indicator).toHaveAttribute('data-status', 'connected', { timeout: 10_000 });
+  await refetched;
+});

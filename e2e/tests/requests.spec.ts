@@ -153,6 +153,18 @@ test('staff submits a request through the form; finance and the secretary approv
   await expect(page.getByTestId('page-title')).toBeHidden();
   await expect(page.getByRole('button', { name: 'Print' })).toBeHidden();
   await expect(page.getByTestId('approval-number')).toBeVisible();
+  // On paper: no control at all (the folded History either), and nothing past the page's edge.
+  await expect(page.getByText('History', { exact: true })).toBeHidden();
+  await expect(
+    page.locator('.request-view .ant-btn:visible, .request-view [role="button"]:visible'),
+  ).toHaveCount(0);
+  for (const size of [desktop, phone]) {
+    await page.setViewportSize(size);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      size.width,
+    );
+  }
+  await page.setViewportSize(desktop);
   await shot(page, 'request-view-print');
   await page.emulateMedia({ media: 'screen' });
   await page.setViewportSize(phone);

@@ -202,3 +202,26 @@ test('the service worker is served at /sw.js and registered with root scope', as
   });
   expect(scope).toMatch(/^http:\/\/localhost:\d+\/$/);
 });
+
+test('a session the server ends says so on the sign-in page; one signed out here does not', async ({
+  page,
+  request,
+}) => {
+  await signIn(page, 'custodian@example.com');
+  await page.goto('/dashboard/new-requests');
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const out = await request.post('/api/v1/users/logout', {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(out.status()).toBeLessThan(300);
+  // The server closes the page's socket; the page finds its session over and goes to sign-in.
+  await expect(page).toHaveURL(/\/\?next=%2Fdashboard%2Fnew-requests$/, { timeout: 15_000 });
+  await expect(page.getByTestId('session-ended')).toHaveText(
+    'Your session has ended. Please sign in again.',
+  );
+  await shot(page, 'sign-in-session-ended');
+  await signIn(page, 'custodian@example.com');
+  await chooseFromUserMenu(page, 'Log Out');
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await expect(page.getByTestId('session-ended')).toHaveCount(0);
+});

@@ -4,6 +4,9 @@ import { readToken } from './storage.ts';
 
 export type DownloadedFile = { blob: Blob; filename: string };
 
+/** Spec §8: a download that failed. */
+export const downloadFailed = 'Failed to download';
+
 /** The file name of a `content-disposition` header, if it names one. */
 function filenameOf(disposition: string | null): string | null {
   if (!disposition) return null;

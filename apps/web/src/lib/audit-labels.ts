@@ -54,10 +54,18 @@ export function auditObjectLabel(objectType: string): string {
   return auditObjectLabels[objectType as AuditObjectType] ?? objectType;
 }
 
-function valueText(value: unknown): string {
+/** Numbers with thousands separators (spec §9), and all the decimals a rate keeps. */
+const auditNumber = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 6 });
+
+/** A value in words; numbers, and amounts stored as decimal text ("1000.00"), grouped. */
+function valueText(value: unknown, field: string): string {
   if (value === null || value === undefined || value === '') return '—';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') return auditNumber.format(value);
+  if (typeof value === 'string') {
+    const isAmount = /amount|balance|value|rate/.test(field) && /^-?\d+(\.\d+)?$/.test(value);
+    return isAmount ? auditNumber.format(Number(value)) : value;
+  }
+  if (typeof value === 'boolean') return String(value);
   return JSON.stringify(value);
 }
 
@@ -66,8 +74,8 @@ export function changeLines(changes: AuditEventResponse['changes']): string[] {
   if (!changes) return [];
   return Object.entries(changes).map(([field, change]) => {
     const name = field.replaceAll('_', ' ');
-    if (!('from' in change)) return `${name}: ${valueText(change.to)}`;
-    if (!('to' in change)) return `${name}: ${valueText(change.from)} (removed)`;
-    return `${name}: ${valueText(change.from)} → ${valueText(change.to)}`;
+    if (!('from' in change)) return `${name}: ${valueText(change.to, field)}`;
+    if (!('to' in change)) return `${name}: ${valueText(change.from, field)} (removed)`;
+    return `${name}: ${valueText(change.from, field)} → ${valueText(change.to, field)}`;
   });
 }

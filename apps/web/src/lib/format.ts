@@ -1,6 +1,7 @@
-import dayjs from 'dayjs';
+import dayjs, { type Dayjs } from 'dayjs';
 import localizedFormat from 'dayjs/plugin/localizedFormat';
 import './dayjs-locale.ts';
+import { organisationZone } from './organisation-day.ts';
 
 dayjs.extend(localizedFormat);
 
@@ -16,17 +17,47 @@ export function formatAmount(amount: number, currency: string): string {
   return `${currency.toUpperCase()} ${formatNumber(amount)}`;
 }
 
-/** A date in en-GB format (spec §9), e.g. `05/03/2026`. */
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A value as the organisation's clock reads it: a moment (a Date, or a timestamp with a time) in
+ * its time zone, wherever the browser is, as the server's downloads and the audit filters read it;
+ * a calendar day (`YYYY-MM-DD`) as it is.
+ */
+function organisationClock(value: string | Date): Dayjs {
+  if (typeof value === 'string' && !value.includes('T')) return dayjs(value);
+  const moment = new Date(value);
+  if (Number.isNaN(moment.getTime())) return dayjs(Number.NaN);
+  const zone = organisationZone();
+  let format = wallClocks.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    wallClocks.set(zone, format);
+  }
+  const part = Object.fromEntries(format.formatToParts(moment).map((p) => [p.type, p.value]));
+  return dayjs(`${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}`);
+}
+
+/** A date in en-GB format (spec §9), e.g. `05/03/2026`, on the organisation's calendar. */
 export function formatDate(value: string | Date | null | undefined): string {
   if (!value) return '';
-  const date = dayjs(value);
+  const date = organisationClock(value);
   return date.isValid() ? date.format('L') : '';
 }
 
-/** A moment in en-GB format (spec §9), e.g. `05/03/2026 14:30`. */
+/** A moment in en-GB format (spec §9), e.g. `05/03/2026 14:30`, on the organisation's clock. */
 export function formatDateTime(value: string | Date | null | undefined): string {
   if (!value) return '';
-  const date = dayjs(value);
+  const date = organisationClock(value);
   return date.isValid() ? date.format('L LT') : '';
 }
 

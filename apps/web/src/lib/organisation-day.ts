@@ -19,6 +19,11 @@ export function setOrganisationTimeZone(timeZone: string): void {
   }
 }
 
+/** The organisation's time zone (IANA name). */
+export function organisationZone(): string {
+  return organisationTimeZone;
+}
+
 /** Today in the organisation's calendar, `YYYY-MM-DD`. */
 export function organisationToday(): string {
   return todayIn(organisationTimeZone);

@@ -11,7 +11,9 @@ export function createQueryClient(): QueryClient {
         retry: (failureCount, error) =>
           !(error instanceof ApiError && error.status < 500) && failureCount < 2,
       },
-      mutations: { retry: false },
+      // A save made offline fails at once with "The server could not be reached…" (api-client):
+      // TanStack's default held it, its button spinning without a word, until the network came back.
+      mutations: { retry: false, networkMode: 'always' },
     },
   });
 }

@@ -163,8 +163,18 @@ export function useRealtime(
     function handleOffline() {
       setRealtimeStatus('offline');
     }
+    // Back online with the socket still up (a short drop breaks no connection): it is connected
+    // again, and what was said meanwhile may not have been heard, so the lists catch up once.
     function handleOnline() {
-      if (socket && !socket.connected) showRetrying();
+      if (!socket) return;
+      if (!socket.connected) {
+        showRetrying();
+        return;
+      }
+      setRealtimeStatus('connected');
+      onUpdatedRef.current();
+      for (const list of liveLists) void queryClient.invalidateQueries({ queryKey: [list] });
+      quietSince = performance.now();
     }
     window.addEventListener('offline', handleOffline);
     window.addEventListener('online', handleOnline);

@@ -1,6 +1,8 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Card, Space, Typography } from 'antd';
 import { useState } from 'react';
+import { downloadFailed } from '../../../lib/api-download.ts';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 import { useDownloadAudit } from '../api/download-audit.ts';
 import { useAuditEvents, type AuditFilters } from '../api/get-audit-events.ts';
 import { AuditFiltersBar } from '../components/audit-filters.tsx';
@@ -15,11 +17,14 @@ export function AuditPage() {
   const [filters, setFilters] = useState<AuditFilters>({});
   const events = useAuditEvents(filters);
   const download = useDownloadAudit();
+  // A double click saves one file.
+  const sendDownload = useOneAtATime(download);
   const loaded = events.data?.pages.flatMap((page) => page.events) ?? [];
 
   function handleDownload() {
-    download.mutate(filters, {
-      onError: (error) => void message.error(error.message),
+    sendDownload(filters, {
+      // Spec §8, with the reason beside it.
+      onError: (error) => void message.error(`${downloadFailed}: ${error.message}`),
     });
   }
 

@@ -30,7 +30,7 @@ const SetupForm = lazy(async () => {
 export function SignInPage() {
   const navigate = useNavigate();
   const location = useLocation();
-  const { signIn } = useSession();
+  const { signIn, status } = useSession();
   const setupStatus = useSetupStatus();
   const [isSettingUp, setIsSettingUp] = useState(false);
   const needsSetup = setupStatus.data?.needs_setup === true;
@@ -58,6 +58,13 @@ export function SignInPage() {
     <AuthLayout>
       <h1 className="auth-title">Welcome back</h1>
       <p className="auth-subtitle">Use your organisation account to continue.</p>
+      {status === 'rejected' ? (
+        // Sent here because the server ended the session (it ran out, a password change, a sign-out
+        // elsewhere): said, rather than the page changing under the person without a word.
+        <p className="sign-in-notice" role="status" data-testid="session-ended">
+          Your session has ended. Please sign in again.
+        </p>
+      ) : null}
       <SignInForm onSignedIn={handleSignedIn} />
       {needsSetup ? (
         <>

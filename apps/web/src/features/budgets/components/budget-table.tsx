@@ -39,9 +39,25 @@ export function BudgetTable({
       title: 'NAME',
       dataIndex: 'name',
       key: 'name',
-      // Phones wrap long names so that CODE and AMOUNT stay in view; the table scrolls for the rest.
+      // Phones wrap long names so that CODE and AMOUNT stay in view, with the department and the
+      // status under the name: as columns they lay off the screen's edge, and an archived budget
+      // looked like any other.
       render: (name: string, budget) =>
-        isMobile ? <RowOpenButton onOpen={() => openBudget(budget)}>{name}</RowOpenButton> : name,
+        isMobile ? (
+          <>
+            <RowOpenButton onOpen={() => openBudget(budget)}>{name}</RowOpenButton>
+            <div className="budget-row-facts" data-testid="budget-row-facts">
+              {budgetDepartmentLabel(budget.department)}
+              {budget.current_status === 'active' ? null : (
+                <div>
+                  <BudgetStatusTag status={budget.current_status} />
+                </div>
+              )}
+            </div>
+          </>
+        ) : (
+          name
+        ),
     },
     { title: 'CODE', dataIndex: 'code', key: 'code' },
     {
@@ -54,12 +70,14 @@ export function BudgetTable({
       title: 'DEPARTMENT',
       dataIndex: 'department',
       key: 'department',
+      responsive: ['sm'],
       render: (department: BudgetResponse['department']) => budgetDepartmentLabel(department),
     },
     {
       title: 'STATUS',
       dataIndex: 'current_status',
       key: 'status',
+      responsive: ['sm'],
       render: (status: BudgetResponse['current_status']) => <BudgetStatusTag status={status} />,
     },
     {

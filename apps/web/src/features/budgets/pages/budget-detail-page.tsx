@@ -18,6 +18,7 @@ import { PageLoader } from '../components/page-loader.tsx';
 import { budgetDepartmentLabel } from '../utils/labels.ts';
 import { editBudgetHref } from '../utils/navigation.ts';
 import { ObjectHistoryCard } from '../../../components/history/object-history-card.tsx';
+import { downloadFailed } from '../../../lib/api-download.ts';
 
 /**
  * Route /dashboard/budget/{code} (spec §2, Budget detail): the budget, its panels, its history and
@@ -101,7 +102,7 @@ export function BudgetDetailPage() {
           type="error"
           showIcon
           closable={{ onClose: () => download.reset() }}
-          title="Failed to download"
+          title={downloadFailed}
           data-testid="download-error"
         />
       ) : null}

@@ -291,7 +291,10 @@ function RequestContent({
           ) : null}
         </Flex>
       ) : null}
-      <ObjectHistoryCard object_type="request" object_id={request.id} />
+      {/* Folded away on screen, nothing of it on paper. */}
+      <div className="no-print">
+        <ObjectHistoryCard object_type="request" object_id={request.id} />
+      </div>
     </Flex>
   );
 }

@@ -4,9 +4,9 @@ import { useCurrentUser, useSession } from '../../../lib/session.tsx';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 import { useDownloadRequests } from '../api/download-requests.ts';
 import { useDownloadRetirements } from '../api/download-retirements.ts';
+import { downloadFailed } from '../../../lib/api-download.ts';
 
 /** Spec §8: a download that failed. */
-const downloadFailed = 'Failed to download';
 
 /** Spec §2 Settings: Download Requests and Download Retirements as spreadsheets. */
 export function DownloadsCard() {
