@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { createRequest, desktop, signIn } from './support.ts';
+import { createRequest, desktop, shot, signIn } from './support.ts';
 
 // Coming back: a list opened again with Back (the browser's, or a page's own Back, which is
 // history −1) is as it was left, and a page's Back leads where its user came from.
@@ -98,4 +98,26 @@ test("the approval matrix's Back returns to the request after Edit and Cancel", 
   // One press: it used to land on a second copy of the matrix that Cancel had left behind.
   await page.getByRole('button', { name: 'Back', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/requests/${id}$`));
+});
+
+test('a page whose code cannot be fetched says so in words and reloads once back online', async ({
+  page,
+}) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, 'finance@example.com');
+  await page.goto('/dashboard/budget/9024');
+  await expect(page.getByRole('button', { name: 'Edit Budget' })).toBeVisible();
+  // The network drops as Edit Budget is opened, before its code has ever been fetched (as after
+  // a release that replaced the files an open tab names).
+  await page.context().setOffline(true);
+  await page.getByRole('button', { name: 'Edit Budget' }).click();
+  const error = page.getByTestId('route-error');
+  await expect(error.getByRole('heading')).toHaveText('This page could not be loaded.');
+  await expect(error).toContainText('You seem to be offline.');
+  await expect(page.getByText('Hey developer')).toHaveCount(0);
+  await page.context().setOffline(false);
+  await expect(error).toContainText('Reload to continue.');
+  await shot(page, 'route-error-1280');
+  await error.getByRole('button', { name: 'Reload' }).click();
+  await expect(page.getByTestId('edit-budget-code')).toHaveText('9024');
 });

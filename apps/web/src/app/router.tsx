@@ -4,6 +4,7 @@ import { SignInPage } from '../features/auth/pages/sign-in-page.tsx';
 import { paths } from '../paths.ts';
 import { RedirectIfLocked, RedirectIfSignedIn, RequireSignedIn } from './guards.tsx';
 import { RootLayout } from './root-layout.tsx';
+import { RouteError } from './route-error.tsx';
 import { routeModules } from './route-modules.ts';
 
 const dashboard = paths.dashboard;
@@ -21,6 +22,7 @@ export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     hydrateFallbackElement: <FullScreenLoader />,
+    errorElement: <RouteError />,
     children: [
       {
         element: <RedirectIfSignedIn />,
