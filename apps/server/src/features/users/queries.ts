@@ -8,30 +8,30 @@ export type UserWithOrganization = UserRow & { organization_name: string };
 
 const columns = { ...getTableColumns(users), organization_name: organizations.name };
 
+/** The query of an active (not deleted) user by id, with the organisation's name. */
+function userByIdQuery(db: Executor, id: string) {
+  return db
+    .select(columns)
+    .from(users)
+    .innerJoin(organizations, eq(organizations.id, users.organization_id))
+    .where(and(eq(users.id, id), isNull(users.deleted_at)));
+}
+
 /** An active (not deleted) user by id, with the organisation's name. */
 export async function findUserById(
   db: Executor,
   id: string,
 ): Promise<UserWithOrganization | undefined> {
-  const [row] = await db
-    .select(columns)
-    .from(users)
-    .innerJoin(organizations, eq(organizations.id, users.organization_id))
-    .where(and(eq(users.id, id), isNull(users.deleted_at)));
+  const [row] = await userByIdQuery(db, id);
   return row;
 }
 
-/** An active user by id, its row locked for this transaction (the organisation's row is not). */
+/** The same user, its row locked for this transaction (the organisation's row is not). */
 export async function lockUserById(
   db: Executor,
   id: string,
 ): Promise<UserWithOrganization | undefined> {
-  const [row] = await db
-    .select(columns)
-    .from(users)
-    .innerJoin(organizations, eq(organizations.id, users.organization_id))
-    .where(and(eq(users.id, id), isNull(users.deleted_at)))
-    .for('update', { of: users });
+  const [row] = await userByIdQuery(db, id).for('update', { of: users });
   return row;
 }
 
