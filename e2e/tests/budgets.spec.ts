@@ -385,6 +385,73 @@ test("another officer's change reaches an open Edit Budget, and a save there kee
   });
 });
 
+test('an edit made on a budget someone else changed meanwhile is refused, shows their value, and then goes through', async ({
+  page,
+}) => {
+  await page.setViewportSize(phone);
+  // The other officer's save is not heard here (its event is dropped), as when it lands between
+  // this page's last refresh and its save: only the version check (decision 0036) stands between.
+  await page.routeWebSocket(/\/socket\.io\//, (socket) => {
+    const server = socket.connectToServer();
+    server.onMessage((message) => {
+      if (!String(message).includes('budget_updated')) socket.send(message);
+    });
+  });
+  const token = await apiToken(page.request, finance);
+  const headers = { Authorization: `Bearer ${token}` };
+  const terms = {
+    department: 'all',
+    amount_currency: 'tzs',
+    code: 17,
+    meta_data: ['stem kits', 'hq'],
+  };
+  const created = await page.request.post('/api/v1/budget', {
+    headers,
+    data: { name: 'Versioned budget (e2e)', amount: 500_000, ...terms },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = ((await created.json()) as { data: { id: string } }).data;
+  const stored = async () => {
+    const response = await page.request.get('/api/v1/budget/8017', { headers });
+    const { data } = (await response.json()) as { data: { name: string; amount: number } };
+    return { name: data.name, amount: data.amount };
+  };
+
+  await signIn(page, finance);
+  await page.goto(`/dashboard/edit-budget/${id}?code=8017`);
+  await expect(page.getByLabel('Name')).toHaveValue('Versioned budget (e2e)');
+  await page.getByLabel('Amount').fill('700000');
+
+  // Another officer raises the amount and renames the budget; this page does not hear of it.
+  const other = await page.request.put('/api/v1/budget', {
+    headers,
+    data: { id, name: 'Renamed elsewhere (e2e)', amount: 900_000, ...terms },
+  });
+  expect(other.status(), await other.text()).toBe(200);
+
+  await saveButton(page).click();
+  await expect(page.getByTestId('form-error')).toHaveText(
+    'The budget 8017 was changed by someone else after you opened it. Check it and save again.',
+  );
+  expect(await stored()).toEqual({ name: 'Renamed elsewhere (e2e)', amount: 900_000 });
+  // The form now shows their name (untouched here) and keeps the amount typed here, naming theirs.
+  await expect(page.getByLabel('Name')).toHaveValue('Renamed elsewhere (e2e)');
+  await expect(page.getByLabel('Amount')).toHaveValue('700,000');
+  const clash = page.getByTestId('budget-clash');
+  await expect(clash).toContainText('Someone else saved this budget while you were editing.');
+  await expect(clash).toContainText(
+    'Amount is now 900,000. Save replaces their changes with yours; Cancel keeps theirs.',
+  );
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'budget-edit-clash-375');
+
+  // Shown their amount, the officer raises it further on purpose and saves.
+  await page.getByLabel('Amount').fill('950000');
+  await saveButton(page).click();
+  await expect(page.getByText('Budget Edited Successful!')).toBeVisible();
+  expect(await stored()).toEqual({ name: 'Renamed elsewhere (e2e)', amount: 950_000 });
+});
+
 test('the history chart draws several months as an area', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await signIn(page, finance);

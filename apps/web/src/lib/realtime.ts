@@ -74,6 +74,12 @@ export function useRealtime(
     function showRetrying() {
       setRealtimeStatus(socket?.active && navigator.onLine ? 'reconnecting' : 'offline');
     }
+    // What was said while not listening may not have been heard: the user (for a lock or a new
+    // position) and the lists on screen are fetched again, once.
+    function catchUp() {
+      onUpdatedRef.current();
+      for (const list of liveLists) void queryClient.invalidateQueries({ queryKey: [list] });
+    }
     // Issue 13: socket.io is fetched once someone is signed in, never with the sign-in page, and
     // once the page has been drawn (the first idle moment, 2 s at most): the lists it keeps fresh
     // are fetched fresh with the page anyway.
@@ -102,16 +108,12 @@ export function useRealtime(
           // Joined: nothing said before this moment was heard, such as a change made after the
           // page fetched and before the socket joined (issue 13), or while the network was down.
           // The welcome says when the organisation's last event was raised: if that may be after
-          // `quietSince`, catch up once (the user, for a lock or a new position, and the lists on
-          // screen); otherwise what the page shows is current (docs/decisions/0030).
+          // `quietSince`, catch up once; otherwise what the page shows is current
+          // (docs/decisions/0030).
           connection.on('welcome', (payload: unknown) => {
             const heardAt = performance.now();
             const welcome = socketWelcome.safeParse(payload);
-            if (!welcome.success || mustCatchUp(welcome.data, heardAt - quietSince)) {
-              onUpdatedRef.current();
-              for (const list of liveLists)
-                void queryClient.invalidateQueries({ queryKey: [list] });
-            }
+            if (!welcome.success || mustCatchUp(welcome.data, heardAt - quietSince)) catchUp();
             // Every event from here on is heard, until the connection is lost.
             quietSince = heardAt;
           });
@@ -164,7 +166,7 @@ export function useRealtime(
       setRealtimeStatus('offline');
     }
     // Back online with the socket still up (a short drop breaks no connection): it is connected
-    // again, and what was said meanwhile may not have been heard, so the lists catch up once.
+    // again, and what was said meanwhile may not have been heard.
     function handleOnline() {
       if (!socket) return;
       if (!socket.connected) {
@@ -172,8 +174,7 @@ export function useRealtime(
         return;
       }
       setRealtimeStatus('connected');
-      onUpdatedRef.current();
-      for (const list of liveLists) void queryClient.invalidateQueries({ queryKey: [list] });
+      catchUp();
       quietSince = performance.now();
     }
     window.addEventListener('offline', handleOffline);

@@ -14,6 +14,7 @@ import type {
   RequestStatus,
 } from '@imprest/domain/enums.ts';
 import { toAmount } from '@imprest/domain/money.ts';
+import { entityTag } from '../../lib/entity-tag.ts';
 import { isoRequired } from '../../lib/time.ts';
 import { availableOf, type BudgetRow } from './ledger.ts';
 import type {
@@ -36,6 +37,27 @@ export function budgetSnapshot(row: BudgetRow): BudgetSnapshot {
     current_status: row.current_status as BudgetStatus,
     meta_data: [row.category as BudgetCategory, row.branch as Branch],
   };
+}
+
+/**
+ * The version of a budget's terms, the `ETag` of its detail and the `If-Match` of an edit
+ * (docs/decisions/0036): only what an edit replaces, so a request moving the balance meanwhile
+ * does not refuse an edit.
+ */
+export function budgetVersion(budget: BudgetSnapshot): string {
+  const { name, description, amount, department, amount_currency, code, cost_code } = budget;
+  const { current_status, meta_data } = budget;
+  return entityTag({
+    name,
+    description,
+    amount,
+    department,
+    amount_currency,
+    code,
+    cost_code,
+    current_status,
+    meta_data,
+  });
 }
 
 /** Builds the API budget object (spec §3) from a row and its totals. */

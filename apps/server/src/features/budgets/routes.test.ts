@@ -840,6 +840,71 @@ describe('PUT /budget', () => {
   });
 });
 
+describe('an edit made on the budget read (If-Match, docs/decisions/0036)', () => {
+  function putWith(ifMatch: string, body: object) {
+    return t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/budget',
+      headers: { ...auth(finance), 'if-match': ifMatch },
+      payload: body,
+    });
+  }
+  async function tagOf(code: string) {
+    const response = await get(finance, `budget/${code}`);
+    expect(response.statusCode).toBe(200);
+    return response.headers.etag as string;
+  }
+
+  it('refuses with 412 an edit of a budget someone else edited since, changing nothing', async () => {
+    const budget = await buildBudget();
+    const tag = await tagOf(budget.code);
+    expect(tag).toMatch(/^"[\w-]+"$/);
+
+    const first = await putWith(tag, editOf(budget, { name: 'Renamed by the first' }));
+    expect(first.statusCode).toBe(200);
+    const saved = first.headers.etag;
+    expect(saved).not.toBe(tag);
+    expect(await tagOf(budget.code)).toBe(saved);
+
+    const before = await stateOf(budget.id);
+    const late = await putWith(tag, editOf(budget, { amount: 3_000_000 }));
+    expect(late.statusCode).toBe(412);
+    expect(late.json().error).toBe(
+      'The budget 6105 was changed by someone else after you opened it. Check it and save again.',
+    );
+    expect(late.headers.etag).toBe(saved);
+    expect(await stateOf(budget.id)).toEqual(before);
+
+    // Made on the version now stored (a weak tag from a compressing gateway too), it goes through.
+    const retried = await putWith(`W/${saved}`, editOf(budget, { amount: 3_000_000 }));
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json().data).toMatchObject({ name: 'Dar park operations', amount: 3_000_000 });
+  });
+
+  it("keeps the version while only the budget's balance moves, and changes it on archiving", async () => {
+    const budget = await buildBudget();
+    const tag = await tagOf(budget.code);
+    await t.db.update(budgets).set({ committed: '250000.00' }).where(eq(budgets.id, budget.id));
+    expect(await tagOf(budget.code)).toBe(tag);
+    expect((await put(finance, { id: budget.id, current_status: 'archived' })).statusCode).toBe(
+      200,
+    );
+    expect(await tagOf(budget.code)).not.toBe(tag);
+    expect((await putWith(tag, editOf(budget, { name: 'Stale' }))).statusCode).toBe(412);
+  });
+
+  it('lets exactly one of four edits made on one version through', async () => {
+    const budget = await buildBudget();
+    const tag = await tagOf(budget.code);
+    const responses = await Promise.all(
+      [1, 2, 3, 4].map((index) => putWith(tag, editOf(budget, { name: `Editor ${index}` }))),
+    );
+    const statuses = responses.map((response) => response.statusCode).sort();
+    expect(statuses).toEqual([200, 412, 412, 412]);
+    expect((await stateOf(budget.id)).changes).toHaveLength(1);
+  });
+});
+
 describe('POST /budget/remove', () => {
   it('deletes a budget without requests and keeps its changelog with a delete row', async () => {
     const created = (await post(finance, validBudget)).json().data;

@@ -30,6 +30,7 @@ import {
   removeBudget,
   updateBudget,
 } from './service.ts';
+import { budgetVersion } from './presenter.ts';
 
 /** Budgets (spec §7): list, detail, codes, balance check, create, edit, archive, delete, download. */
 export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
@@ -74,13 +75,20 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: 'One budget by code, with its requests, changelog and monthly history',
+          summary:
+            "One budget by code, with its requests, changelog and monthly history; its terms' version in `ETag`",
           security,
           params: budgetCodeParam,
           response: { 200: budgetDetailResponse, ...errorResponses(400), ...errors },
         },
       },
-      async (request) => getBudget(context, { actor: actorOf(request), code: request.params.code }),
+      async (request, reply) => {
+        const budget = await getBudget(context, {
+          actor: actorOf(request),
+          code: request.params.code,
+        });
+        return reply.header('etag', budgetVersion(budget.data)).send(budget);
+      },
     );
 
     app.get(
@@ -163,20 +171,26 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: 'Edit a budget, or archive / re-activate it with {id, current_status} (finance)',
+          summary:
+            'Edit a budget, or archive / re-activate it with {id, current_status} (finance); with `If-Match`, only the version read (412 otherwise)',
           security,
           body: updateBudgetRequest,
           response: {
             200: budgetMutationResponse,
             ...errorResponses(400),
             ...errors,
-            ...errorResponses(409),
+            ...errorResponses(409, 412),
           },
         },
       },
-      async (request) => ({
-        data: await updateBudget(context, { actor: actorOf(request), input: request.body }),
-      }),
+      async (request, reply) => {
+        const budget = await updateBudget(context, {
+          actor: actorOf(request),
+          input: request.body,
+          ifMatch: request.headers['if-match'],
+        });
+        return reply.header('etag', budgetVersion(budget)).send({ data: budget });
+      },
     );
 
     app.post(

@@ -36,12 +36,14 @@ import type { Executor } from '../../db/client.ts';
 import type { budgets } from '../../db/schema.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { sqlState, sqlStateOf } from '../../lib/database-errors.ts';
+import { assertIfMatch } from '../../lib/entity-tag.ts';
 import { AppError } from '../../lib/errors.ts';
 import { canListAllRequests } from '../requests/policy.ts';
 import { availableOf, lockBudget, type BudgetRow } from './ledger.ts';
 import { authorizeBudget } from './policy.ts';
 import {
   budgetSnapshot,
+  budgetVersion,
   presentBudget,
   presentBudgetChange,
   presentBudgetRequest,
@@ -334,7 +336,12 @@ async function assertEditAllowed(
  */
 export async function updateBudget(
   context: AppContext,
-  options: { actor: Actor; input: UpdateBudgetRequest },
+  options: {
+    actor: Actor;
+    input: UpdateBudgetRequest;
+    /** The `If-Match` header: the version of the budget the edit was made on (decision 0036). */
+    ifMatch?: string | undefined;
+  },
 ): Promise<BudgetResponse> {
   const { actor, input } = options;
   authorizeBudget(actor, 'update');
@@ -345,6 +352,11 @@ export async function updateBudget(
     });
     if (!before) throw noSuchBudget();
     authorizeBudget(actor, 'update', before);
+    assertIfMatch(
+      options.ifMatch,
+      budgetVersion(budgetSnapshot(before)),
+      `The budget ${before.code} was changed by someone else after you opened it. Check it and save again.`,
+    );
     const requestTotal = await countBudgetRequests(tx, before.id);
     const values = updateValues(before, input);
     const candidate = { ...before, ...values };

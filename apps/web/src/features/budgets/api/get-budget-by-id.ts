@@ -1,8 +1,8 @@
 import { isUuid } from '@imprest/domain/api/common.ts';
 import { maxPageSize } from '@imprest/domain/constants.ts';
 import { useQuery } from '@tanstack/react-query';
-import { ApiError } from '../../../lib/api-client.ts';
-import { getBudget, type BudgetDetail } from './get-budget.ts';
+import { ApiError, type Versioned } from '../../../lib/api-client.ts';
+import { getVersionedBudget, type BudgetDetail } from './get-budget.ts';
 import { getBudgets } from './get-budgets.ts';
 import { budgetKeys } from './query-keys.ts';
 
@@ -26,22 +26,22 @@ export async function getBudgetById(
   id: string,
   codeHint: string | null,
   signal?: AbortSignal,
-): Promise<BudgetDetail> {
-  if (!isUuid(id)) return getBudget(id, signal);
+): Promise<Versioned<BudgetDetail>> {
+  if (!isUuid(id)) return getVersionedBudget(id, signal);
   if (codeHint) {
     try {
-      const budget = await getBudget(codeHint, signal);
-      if (budget.id === id) return budget;
+      const budget = await getVersionedBudget(codeHint, signal);
+      if (budget.data.id === id) return budget;
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 404)) throw error;
     }
   }
   const code = await findCodeOfId(id, signal);
   if (!code) throw new ApiError(404, 'No such budget was found.');
-  return getBudget(code, signal);
+  return getVersionedBudget(code, signal);
 }
 
-/** The budget the edit page works on. */
+/** The budget the edit page works on, and the version of its terms. */
 export function useBudgetById(id: string, codeHint: string | null) {
   return useQuery({
     queryKey: budgetKeys.byId(id, codeHint),

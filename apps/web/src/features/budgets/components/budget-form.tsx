@@ -50,6 +50,52 @@ const categoryOptions = budgetCategoryNames.map((value) => ({
 }));
 const branchOptions = branchNames.map((value) => ({ value, label: branchLabels[value] }));
 
+/** The fields' labels, in the order the form shows them. */
+const fieldLabels: Record<keyof BudgetFormValues, string> = {
+  name: 'Name',
+  amount: 'Amount',
+  department: 'Department',
+  currency: 'Currency',
+  categories: 'Expense category',
+  branch: 'Branch',
+  code: 'Cost code',
+  description: 'Description',
+};
+
+/** A field's value as the form shows it, for a clash ("Name is now …"). */
+function shownValue(field: keyof BudgetFormValues, values: Partial<BudgetFormValues>): string {
+  switch (field) {
+    case 'department':
+      return values.department ? budgetDepartmentLabel(values.department) : '';
+    case 'currency':
+      return values.currency ? currencyLabel(values.currency) : '';
+    case 'categories':
+      return values.categories ? categoryLabel(values.categories) : '';
+    case 'branch':
+      return values.branch ? branchLabels[values.branch] : '';
+    default:
+      return String(values[field] ?? '');
+  }
+}
+
+/**
+ * What someone else saved in the fields changed here too, each with its value now: "Amount is now
+ * 15,000,000." (docs/decisions/0036).
+ */
+function clashText(clashes: Partial<BudgetFormValues>): string {
+  const fields = (Object.keys(fieldLabels) as (keyof BudgetFormValues)[]).filter(
+    (field) => field in clashes,
+  );
+  return fields
+    .map((field) => {
+      const value = shownValue(field, clashes);
+      return value
+        ? `${fieldLabels[field]} is now ${value}.`
+        : `${fieldLabels[field]} is now empty.`;
+    })
+    .join(' ');
+}
+
 /** The form values as the domain's form schema reads them. */
 function toFormInput(values: BudgetFormValues | undefined): unknown {
   if (!values) return undefined;
@@ -79,8 +125,10 @@ export function BudgetForm({
 }: BudgetFormProps) {
   const [form] = Form.useForm<BudgetFormValues>();
   // Editing: the budget as it refreshes (budget_updated) reaches the fields not changed here, so a
-  // save does not put back what another finance officer changed meanwhile.
-  useFormFollows(form, initialValues);
+  // save does not put back what another finance officer changed meanwhile; a field changed here
+  // and there too is a clash, shown before Save replaces it.
+  const clashes = useFormFollows(form, initialValues);
+  const hasClashes = Object.keys(clashes).length > 0;
   const isMobile = useIsMobile();
   const values = Form.useWatch([], form) as BudgetFormValues | undefined;
   const parsed = budgetForm.safeParse(toFormInput(values));
@@ -114,6 +162,15 @@ export function BudgetForm({
     >
       <Flex vertical gap={16}>
         {alert}
+        {hasClashes ? (
+          <Alert
+            type="warning"
+            showIcon
+            title="Someone else saved this budget while you were editing."
+            description={`${clashText(clashes)} Save replaces their changes with yours; Cancel keeps theirs.`}
+            data-testid="budget-clash"
+          />
+        ) : null}
         <Row gutter={[16, 16]}>
           <Col xs={24} lg={16}>
             <Card title="Budget details" size={isMobile ? 'small' : 'medium'}>

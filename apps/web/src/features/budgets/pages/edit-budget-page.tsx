@@ -44,7 +44,7 @@ function StatusPanel({ budget }: StatusPanelProps) {
 
   function handleToggle() {
     sendSetStatus(
-      { id: budget.id, current_status: isActive ? 'archived' : 'active' },
+      { body: { id: budget.id, current_status: isActive ? 'archived' : 'active' } },
       {
         onSuccess: (saved) =>
           void message.success(
@@ -97,10 +97,15 @@ function StatusPanel({ budget }: StatusPanelProps) {
   );
 }
 
-type EditBudgetFormProps = { budget: BudgetDetail; onSaved: (budget: BudgetResponse) => void };
+type EditBudgetFormProps = {
+  budget: BudgetDetail;
+  /** The version of the budget the form shows; a save made on an older one is refused (0036). */
+  version: string | null;
+  onSaved: (budget: BudgetResponse) => void;
+};
 
 /** The prefilled form with Cancel, Delete (only without requests) and Save. */
-function EditBudgetForm({ budget, onSaved }: EditBudgetFormProps) {
+function EditBudgetForm({ budget, version, onSaved }: EditBudgetFormProps) {
   const navigate = useNavigate();
   const goBack = useGoBack(paths.dashboard.budgets.getHref());
   const { modal, message } = App.useApp();
@@ -112,7 +117,7 @@ function EditBudgetForm({ budget, onSaved }: EditBudgetFormProps) {
 
   function handleSubmit(payload: CreateBudgetRequest) {
     remove.reset();
-    sendUpdate({ id: budget.id, ...payload }, { onSuccess: onSaved });
+    sendUpdate({ body: { id: budget.id, ...payload }, version }, { onSuccess: onSaved });
   }
 
   function handleDelete() {
@@ -192,14 +197,16 @@ function EditBudget() {
     );
   }
   if (budget.isPending) return <PageLoader label="Loading budget…" />;
-  if (budget.isError) {
+  // A refresh that failed keeps the form (and what was typed in it) on the budget already loaded.
+  if (!budget.data) {
     return <BudgetLoadError error={budget.error} onRetry={() => void budget.refetch()} />;
   }
+  const { data, version } = budget.data;
 
   return (
     <Flex vertical gap={16}>
-      <StatusPanel budget={budget.data} />
-      <EditBudgetForm key={budget.data.id} budget={budget.data} onSaved={setSaved} />
+      <StatusPanel budget={data} />
+      <EditBudgetForm key={data.id} budget={data} version={version} onSaved={setSaved} />
     </Flex>
   );
 }
