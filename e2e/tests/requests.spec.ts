@@ -217,6 +217,65 @@ test('Submit pressed right after typing the amount sends the request once the bu
   expect(posts).toHaveLength(1);
 });
 
+test('what was typed in a new request outlives a session the server ends, for its owner only', async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize(phone);
+  await signIn(page, 'custodian@example.com');
+  await page.getByTestId('new-button').click();
+  const form = page.getByTestId('request-form');
+  await choose(page, 'Purpose', 'Travel');
+  await choose(page, 'Mode of Transport', 'Public');
+  await form.getByLabel('Name of Transporter').fill('Kept Coaches');
+  await form.getByLabel('Expenditure Justification').fill('Typed before the session ran out');
+  await page.getByLabel('Budget Code').fill('6105');
+  await page
+    .locator('.ant-select-dropdown:visible')
+    .getByText(/^6105 - /)
+    .click();
+  await form.getByLabel('Amount Required').fill('432100');
+
+  // The session ends on the server (its 7 days ran out, or a password changed elsewhere).
+  const endSession = async () => {
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    const out = await request.post('/api/v1/users/logout', {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(out.status()).toBeLessThan(300);
+    await expect(page).toHaveURL(/\/\?next=%2Fdashboard%2Fnew-requests$/, { timeout: 15_000 });
+  };
+  const signInHere = async (email: string) => {
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('Imprest#2026');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/new-requests$/);
+  };
+  await endSession();
+  await signInHere('custodian@example.com');
+  await expect(form.getByTestId('draft-restored')).toHaveText(
+    'What you typed before your session ended is back. Check it, then submit.',
+  );
+  await expect(form.getByLabel('Name of Transporter')).toHaveValue('Kept Coaches');
+  await expect(form.getByLabel('Expenditure Justification')).toHaveValue(
+    'Typed before the session ran out',
+  );
+  await expect(form.getByLabel('Amount Required')).toHaveValue('432,100');
+  await expect(form.locator('.ant-form-item').filter({ hasText: 'Budget Code' })).toContainText(
+    '6105 - Dar park operations',
+  );
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'request-draft-restored-375');
+
+  // Ended again, and someone else signs in on this tab: they never see the custodian's input.
+  await endSession();
+  await signInHere('staff@example.com');
+  await expect(form.getByLabel('Name of Transporter')).toHaveCount(0);
+  await expect(form.getByLabel('Expenditure Justification')).toHaveValue('');
+  await expect(form.getByTestId('draft-restored')).toHaveCount(0);
+  expect(await page.evaluate(() => sessionStorage.getItem('imprest.kept-drafts'))).toBeNull();
+});
+
 test('a request returned for edits is resubmitted by its owner as a second version', async ({
   page,
   browser,

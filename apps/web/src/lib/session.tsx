@@ -21,6 +21,7 @@ import {
   setUnauthorizedHandler,
   tokenRenewalsSettled,
 } from './api-client.ts';
+import { forgetDrafts, keepDrafts } from './kept-drafts.ts';
 import { signInHref } from './next-path.ts';
 import { setOrganisationTimeZone } from './organisation-day.ts';
 import { useRealtime } from './realtime.ts';
@@ -97,6 +98,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const endSession = useCallback(
     (status: SessionStatus) => {
+      // The server ended it: what is typed on screen is kept for the same user's return; signed
+      // out on purpose, nothing is.
+      if (status === 'rejected') keepDrafts(readUser()?.id);
+      else forgetDrafts();
       clearSession();
       setStoredMode('staff');
       const hasSignedOut = status === 'idle';
@@ -117,6 +122,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [endSession]);
 
   const signIn = useCallback((auth: AuthResponse) => {
+    // Someone else's kept input is never shown to this user.
+    forgetDrafts(auth.user.id);
     writeSession(auth.token, auth.user);
     setOrganisationTimeZone(auth.time_zone);
     // A renewed token for the same user (the socket's catch-up as it joins, an update_user)

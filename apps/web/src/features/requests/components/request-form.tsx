@@ -35,6 +35,8 @@ import { BudgetCodeSelect } from './budget-code-select.tsx';
 import { fieldLabels, modeLabel, modesOf, modeText, supplierLabel } from './request-fields.ts';
 import { organisationTodayDate } from '../../../lib/organisation-day.ts';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
+import { restoredDraftNotice, useKeptDraft } from '../../../lib/kept-drafts.ts';
+import { requestDraftCodec } from './request-draft.ts';
 
 /** Spec §8: a refused submission. */
 const submitFailed = 'Error! Invalid data in request submitted';
@@ -50,7 +52,7 @@ const foodExpensesNote =
 /** How long the amount rests before the budget check runs, so typing does not flood the server. */
 const balanceCheckDelayMs = 400;
 
-type RequestFormValues = {
+export type RequestFormValues = {
   name: string;
   department: string;
   purpose?: RequestCategory;
@@ -159,6 +161,12 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
   const sendResubmit = useOneAtATime(resubmit);
   const mutation = editing ? resubmit : submit;
   const [isUploading, setIsUploading] = useState(false);
+  const isRestored = useKeptDraft(
+    form,
+    editing ? `resubmit-request:${editing.id}` : 'new-request',
+    user.id,
+    requestDraftCodec,
+  );
 
   const purpose = Form.useWatch('purpose', form);
   const taxStatus = Form.useWatch('taxStatus', form);
@@ -224,6 +232,15 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
       scrollToFirstError
       data-testid="request-form"
     >
+      {isRestored && !mutation.isError ? (
+        <Alert
+          type="info"
+          showIcon
+          title={restoredDraftNotice}
+          style={{ marginBottom: 16 }}
+          data-testid="draft-restored"
+        />
+      ) : null}
       {mutation.isError ? (
         <Alert
           type="error"

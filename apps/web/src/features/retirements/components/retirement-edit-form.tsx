@@ -10,6 +10,8 @@ import { currencyLabel } from '../../../lib/request-labels.ts';
 import { useSubmitRetirement } from '../api/submit-retirement.ts';
 import { costCodeText, retirementFieldLabels as labels } from './retirement-fields.ts';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
+import { restoredDraftNotice, useKeptDraft } from '../../../lib/kept-drafts.ts';
+import { z } from 'zod';
 
 /** Spec §2 Retirement form, edit mode. */
 const documentsBanner = 'To complete your request you are expected to add the retirement documents';
@@ -23,6 +25,23 @@ type RetirementFormValues = {
   comments?: string;
   /** Stored names of the uploaded receipts (spec §3 file_paths). */
   filePaths: string[];
+};
+
+/** What the form keeps of its input across a session the server ends (lib/kept-drafts). */
+const keptRetirement = z
+  .object({ amount: z.string(), comments: z.string(), filePaths: z.array(z.string()) })
+  .partial();
+
+const retirementDraftCodec = {
+  keep: ({ amount, comments, filePaths }: RetirementFormValues): unknown => ({
+    amount,
+    comments,
+    filePaths,
+  }),
+  restore: (kept: unknown): Partial<RetirementFormValues> | null => {
+    const parsed = keptRetirement.safeParse(kept);
+    return parsed.success ? parsed.data : null;
+  },
 };
 
 /** The form's values: a resubmission starts from what was submitted before (spec §4). */
@@ -55,6 +74,12 @@ export function RetirementEditForm({ request, retirement, onSubmitted }: Retirem
   const submit = useSubmitRetirement({ onSubmitted });
   const sendSubmit = useOneAtATime(submit);
   const [isUploading, setIsUploading] = useState(false);
+  const isRestored = useKeptDraft(
+    form,
+    `retirement:${retirement.id}`,
+    request.request_owner_id,
+    retirementDraftCodec,
+  );
 
   function handleFinish(values: RetirementFormValues) {
     // Spec §5: files are uploaded first; the retirement names them once they are stored.
@@ -87,6 +112,15 @@ export function RetirementEditForm({ request, retirement, onSubmitted }: Retirem
         style={{ marginBottom: 16 }}
         data-testid="retirement-documents-banner"
       />
+      {isRestored && !submit.isError ? (
+        <Alert
+          type="info"
+          showIcon
+          title={restoredDraftNotice}
+          style={{ marginBottom: 16 }}
+          data-testid="draft-restored"
+        />
+      ) : null}
       {submit.isError ? (
         <Alert
           type="error"
