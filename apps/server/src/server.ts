@@ -9,6 +9,7 @@ import type { AppContext } from './context.ts';
 import { connect, migrateDatabase } from './db/client.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { createLogger } from './lib/logger.ts';
+import { mailFolder } from './lib/mailer.ts';
 import { seedDemo } from './demo/seed.ts';
 import { startJobRunner, type JobRunner } from './features/jobs/worker.ts';
 import { loadJwtKey } from './lib/secrets.ts';
@@ -155,6 +156,8 @@ export async function startServer(
             ? 'embedded'
             : 'DATABASE_URL'
           : 'prepared by the primary',
+        // Without SMTP nothing is sent: invitations and resets are written here (decision 0037).
+        mail: config.smtpUrl ? 'SMTP_URL' : mailFolder(config.dataDir),
       },
       'Imprest is running',
     );

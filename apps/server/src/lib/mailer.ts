@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { NotificationKind } from '@imprest/domain/notifications.ts';
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type nodemailer from 'nodemailer';
@@ -166,6 +168,28 @@ export function messageIdOf(key: string, appUrl: string): string {
   return `<${key.replace(/[^A-Za-z0-9._-]/g, '-')}@${new URL(appUrl).hostname}>`;
 }
 
+/** Where e-mails are written without SMTP (docs/decisions/0037). */
+export function mailFolder(dataDir: string): string {
+  return path.join(dataDir, 'mail');
+}
+
+/**
+ * Writes an e-mail whole, as plain text, to a file of the mail folder that only the server's own
+ * user may read (0600 in a 0700 folder, as the database's password file); answers its path.
+ */
+async function writeMailFile(
+  dataDir: string,
+  email: { id: string; to_address: string; subject: string; body: string },
+): Promise<string> {
+  const folder = mailFolder(dataDir);
+  await fs.mkdir(folder, { recursive: true, mode: 0o700 });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const file = path.join(folder, `${stamp}-${email.id}.txt`);
+  const text = `To: ${email.to_address}\nSubject: ${email.subject}\n\n${email.body}\n`;
+  await fs.writeFile(file, text, { mode: 0o600, flag: 'wx' });
+  return file;
+}
+
 /** SQL of a text column with its URL secrets redacted (the same pattern as `redactSecrets`). */
 function redactedColumn(column: typeof emailOutbox.body | typeof emailOutbox.html) {
   return sql`regexp_replace(${column}, ${secretInUrlPattern}, ${String.raw`\1[redacted]`}, 'gi')`;
@@ -219,11 +243,18 @@ export async function deliverQueuedEmail(
   }
   const { smtpUrl } = context.config;
   if (!smtpUrl) {
-    // The log never holds a link's secret; the outbox row keeps the e-mail whole, so someone
-    // with the database can pass it on until SMTP is set up (docs/decisions/0012).
+    // The log never holds a link's secret (docs/decisions/0012); the e-mail is written whole to a
+    // file only whoever runs Imprest can read, and the outbox row keeps it too, so an invitation
+    // can be passed on until SMTP is set up (docs/decisions/0037).
+    const file = await writeMailFile(context.config.dataDir, email).catch((error: unknown) => {
+      logger.warn({ err: error }, 'e-mail could not be written to the mail folder');
+      return null;
+    });
     logger.info(
-      { to: email.to_address, subject: email.subject, body: redactSecrets(email.body) },
-      'e-mail (no SMTP_URL; kept in the outbox)',
+      { to: email.to_address, subject: email.subject, body: redactSecrets(email.body), file },
+      file
+        ? `e-mail (no SMTP_URL): kept in the outbox and written to ${file}`
+        : 'e-mail (no SMTP_URL): kept in the outbox',
     );
     await context.db
       .update(emailOutbox)

@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -6,7 +8,7 @@ import { emailOutbox } from '../db/schema.ts';
 import { createTestApp } from '../../test/helpers.ts';
 import { startSmtpServer } from '../../test/smtp.ts';
 import { createLogger } from './logger.ts';
-import { deliverQueuedEmail, queueEmail } from './mailer.ts';
+import { deliverQueuedEmail, mailFolder, queueEmail } from './mailer.ts';
 import { redactSecrets } from './redact.ts';
 
 // The security issue, finding 6: a reset link's token or a file link's signature is never written
@@ -93,7 +95,7 @@ describe('logs and the outbox', () => {
     expect(`${row?.body}${row?.html}`).not.toContain(secret);
   });
 
-  it('without SMTP the log line is redacted; the outbox keeps the e-mail for whoever runs it', async () => {
+  it('without SMTP the log line is redacted; the e-mail is written whole to a file only its server reads, and kept in the outbox', async () => {
     const { logger, lines } = capturingLogger();
     const id = await queued();
     const noSmtp = { ...t.context, config: { ...t.context.config, smtpUrl: undefined } };
@@ -102,5 +104,17 @@ describe('logs and the outbox', () => {
     expect(lines.join('')).not.toContain(secret);
     const [row] = await t.db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
     expect(row?.body).toContain(secret);
+
+    // The log names the file; the file holds the link as the reader would have received it.
+    const folder = mailFolder(t.context.config.dataDir);
+    const name = (await fs.readdir(folder)).find((entry) => entry.endsWith(`-${id}.txt`));
+    expect(name).toBeDefined();
+    const file = path.join(folder, name ?? '');
+    expect(lines.join('')).toContain(file);
+    expect(await fs.readFile(file, 'utf8')).toBe(
+      `To: reader@example.test\nSubject: Reset your Imprest password\n\nUse this link: ${link}\n`,
+    );
+    expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
+    expect((await fs.stat(folder)).mode & 0o777).toBe(0o700);
   });
 });
