@@ -136,3 +136,63 @@ test('after a short network drop the live indicator says connected again, and th
   await expect(indicator).toHaveAttribute('data-status', 'connected', { timeout: 10_000 });
   await refetched;
 });
+
+/** What a page says when a read got no answer at all (lib/api-client.ts). */
+const unreachable = 'The server could not be reached. Check your connection and try again.';
+
+/** Signs in and lets the service worker take the page, so the app's own files load offline too. */
+async function signInWithServiceWorker(page: Page, email: string): Promise<void> {
+  await signIn(page, email);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await expect
+    .poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller)))
+    .toBe(true);
+}
+
+test('a page opened offline says the server cannot be reached, and loads by itself once the network is back', async ({
+  page,
+  context,
+}) => {
+  await page.setViewportSize(phone);
+  await signInWithServiceWorker(page, 'finance@example.com');
+  await page.getByTestId('mode-switcher').getByText('Admin', { exact: true }).click();
+
+  // Opened offline (the service worker serves the app): it says so, rather than spinning.
+  await context.setOffline(true);
+  await page.goto('/dashboard/edit-budget/4001');
+  await expect(page.getByText(unreachable)).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('Loading budget…')).toHaveCount(0);
+  await context.setOffline(false);
+  await expect(page.getByTestId('edit-budget-code')).toHaveText('4001', { timeout: 15_000 });
+
+  // A list reached offline through the menu: the same, and no "No requests found!" claim.
+  await context.setOffline(true);
+  await page.goto('/dashboard/requests');
+  await expect(page.getByText(unreachable)).toBeVisible({ timeout: 15_000 });
+  await context.setOffline(false);
+  await expect(page.getByTestId('request-row').first()).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText(unreachable)).toHaveCount(0);
+});
+
+test('a read left hanging through a network drop is sent again once the network is back', async ({
+  page,
+  context,
+}) => {
+  await signIn(page, 'finance@example.com');
+  let calls = 0;
+  await page.route('**/api/v1/budget/4001', async (route) => {
+    calls += 1;
+    // The first call never gets an answer, as over a connection that died without a word.
+    if (calls > 1) await route.continue();
+  });
+  await page.goto('/dashboard/edit-budget/4001');
+  await expect.poll(() => calls).toBe(1);
+  await expect(page.getByText('Loading budget…')).toBeVisible();
+  await context.setOffline(true);
+  await page.waitForTimeout(1_000);
+  await context.setOffline(false);
+  await expect(page.getByTestId('edit-budget-code')).toHaveText('4001', { timeout: 10_000 });
+});

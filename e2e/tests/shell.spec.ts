@@ -225,3 +225,35 @@ test('a session the server ends says so on the sign-in page; one signed out here
   await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
   await expect(page.getByTestId('session-ended')).toHaveCount(0);
 });
+
+test("a gateway's 503 page neither signs the user out nor shows as markup", async ({ page }) => {
+  const gatewayPage =
+    '<html><head><title>503 Service Temporarily Unavailable</title></head><body><center><h1>503 Service Temporarily Unavailable</h1></center><hr><center>nginx</center></body></html>';
+  await signIn(page, 'finance@example.com');
+
+  // The app starts while the server restarts behind its gateway: the session's check gets a 503,
+  // which says nothing about the token, so the user stays signed in.
+  let refused = 0;
+  await page.route('**/api/v1/users/validate-token', async (route) => {
+    if (refused > 0) return route.continue();
+    refused += 1;
+    return route.fulfill({ status: 503, contentType: 'text/html', body: gatewayPage });
+  });
+  await page.reload();
+  await expect.poll(() => refused).toBe(1);
+  await expect(page.getByTestId('page-title')).toHaveText('Home');
+  await expect(page.getByTestId('session-ended')).toHaveCount(0);
+  expect(await page.evaluate(() => localStorage.getItem('token'))).not.toBeNull();
+
+  // A read answered with the gateway's page says so in words.
+  await page.route('**/api/v1/budget/4001', (route) =>
+    route.fulfill({ status: 503, contentType: 'text/html', body: gatewayPage }),
+  );
+  await page.goto('/dashboard/edit-budget/4001');
+  const failure = page.locator('.ant-result');
+  await expect(failure).toContainText(
+    'The server is unavailable right now (503). Try again in a moment.',
+    { timeout: 15_000 },
+  );
+  expect(await failure.innerText()).not.toMatch(/<html|<center|nginx/i);
+});

@@ -66,6 +66,23 @@ const gatewayStatuses = new Set([502, 503, 504]);
 const unansweredKeys = new Map<string, { key: string; at: number }>();
 const unansweredKeyLifeMs = 60 * 60_000;
 
+/** A read that has had no answer by then is given up (and retried by its query), not awaited for ever. */
+const readTimeoutMs = 30_000;
+/** Shown when a read had no answer in time. */
+const slowReadMessage = 'The server took too long to answer. Check your connection and try again.';
+
+/**
+ * The signal of a read: the caller's, and a time limit, so a connection that died without a word
+ * (a network dropped mid-call, a stuck proxy) fails and is retried rather than spinning for ever.
+ */
+function readSignal(signal: AbortSignal | undefined): AbortSignal | undefined {
+  if (typeof AbortSignal.timeout !== 'function' || typeof AbortSignal.any !== 'function') {
+    return signal;
+  }
+  const limit = AbortSignal.timeout(readTimeoutMs);
+  return signal ? AbortSignal.any([signal, limit]) : limit;
+}
+
 /** Shown when no answer came at all: a read can simply be tried again. */
 const unreachableMessage = 'The server could not be reached. Check your connection and try again.';
 /** Shown when a write got no answer: it may have been made, and sending it again is safe. */
@@ -157,12 +174,30 @@ function buildUrl(path: string, query: Record<string, QueryValue> | undefined): 
   return text ? `${url}?${text}` : url;
 }
 
+/** Whether an answer's text is a web page (a gateway's or proxy's own error page), not a message. */
+function isPage(text: string): boolean {
+  return /^\s*</.test(text);
+}
+
+/**
+ * The one sentence a person reads for a failed call (decisions §2): the API's `{error}`, else the
+ * response text (spec §7); a gateway's or proxy's HTML page is named by its status instead of shown
+ * as markup.
+ */
 function errorFrom(statusCode: number, text: string, fallback: string): ApiError {
   try {
     const parsed = errorResponse.safeParse(JSON.parse(text));
     if (parsed.success) return new ApiError(statusCode, parsed.data.error, parsed.data.details);
   } catch {
     // Not JSON: the response text itself is the message (spec §7).
+  }
+  if (isPage(text)) {
+    return new ApiError(
+      statusCode,
+      statusCode >= 500
+        ? `The server is unavailable right now (${statusCode}). Try again in a moment.`
+        : `The server refused this call (${statusCode}).`,
+    );
   }
   return new ApiError(statusCode, text.trim() || fallback);
 }
@@ -208,18 +243,19 @@ async function apiCall<T>(
   if (key) headers.set('Idempotency-Key', key);
   if (options.ifMatch) headers.set('If-Match', options.ifMatch);
 
+  // Writes are never cut short: one may be under way on the server, and its answer matters.
+  const signal = method === 'GET' ? readSignal(options.signal) : options.signal;
   let response: Response;
   try {
-    response = await fetchWithRetries(
-      url,
-      { method, headers, body, signal: options.signal },
-      isIdempotent,
-    );
+    response = await fetchWithRetries(url, { method, headers, body, signal }, isIdempotent);
   } catch (error) {
     if (key) unansweredKeys.set(write, { key, at: Date.now() });
     // The browser's own words ("Failed to fetch") tell a person nothing they can act on.
     if (error instanceof TypeError && !options.signal?.aborted) {
       throw new Error(key ? unansweredWriteMessage : unreachableMessage, { cause: error });
+    }
+    if (error instanceof DOMException && error.name === 'TimeoutError') {
+      throw new Error(slowReadMessage, { cause: error });
     }
     throw error;
   }

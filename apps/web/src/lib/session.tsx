@@ -71,6 +71,14 @@ export function validateToken(): Promise<AuthResponse> {
   return apiRequest('users/validate-token', { schema: authResponse });
 }
 
+/**
+ * Whether validating the token was refused (spec §4: a rejection logs out): the server answered
+ * about it. A server error or a gateway's (5xx) says nothing about the token, like no answer.
+ */
+function isRejection(error: unknown): boolean {
+  return error instanceof ApiError && error.status < 500;
+}
+
 /** The cold-start validation begun by `startColdStartValidation`, until SessionProvider takes it. */
 let coldStart: Promise<AuthResponse> | null = null;
 
@@ -150,12 +158,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         startTransition(() => signIn(auth));
       } catch (error) {
         if (!readToken()) return;
-        if (error instanceof ApiError) {
+        if (isRejection(error)) {
           endSession('rejected');
           return;
         }
-        // No answer at all (offline): keep the stored session rather than sign out a user who is
-        // merely disconnected; the next answered call decides.
+        // No answer at all (offline), or none about the token (a gateway's 503 while the server
+        // restarts): keep the stored session rather than sign out a user who is merely
+        // disconnected; the next answered call decides.
         const user = readUser();
         if (readToken() && user) {
           startTransition(() => setState({ user, status: 'fulfilled', hasSignedOut: false }));
@@ -208,7 +217,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         signIn(auth);
         return true;
       } catch (error) {
-        if (!(error instanceof ApiError)) return true;
+        if (!isRejection(error)) return true;
         if (readToken() === token) {
           endSession('rejected');
           return false;
