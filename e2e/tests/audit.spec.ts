@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import {
+  apiToken,
   createRequest,
   desktop,
   expectNoSidewaysScroll,
@@ -164,5 +165,32 @@ test.describe('a director whose browser is on London time', () => {
     expect([inDar(signedInAt - 60_000), inDar(signedInAt), inDar(signedInAt + 60_000)]).toContain(
       when,
     );
+
+    // A budget's changelog and a request's versions read the same clock.
+    const token = await apiToken(page.request, 'director@example.com');
+    const budget = await page.request.get('/api/v1/budget/4001', {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    const { changelog } = (
+      (await budget.json()) as {
+        data: { changelog: { created_at: string }[] };
+      }
+    ).data;
+    await page.goto('/dashboard/budget/4001');
+    await expect(page.getByTestId('budget-changelog')).toContainText(
+      inDar(Date.parse(changelog[0]?.created_at ?? '')),
+    );
+    const id = await createRequest(page.request);
+    const createdAt = Date.now();
+    await page.goto(`/dashboard/view-request/${id}`);
+    const version = page.getByLabel('Select request version');
+    await expect(version).toBeVisible();
+    const shown = await page.locator('.ant-select', { has: version }).innerText();
+    expect(
+      [inDar(createdAt - 60_000), inDar(createdAt), inDar(createdAt + 60_000)].some((time) =>
+        shown.includes(`${time} · Version 1`),
+      ),
+      shown,
+    ).toBe(true);
   });
 });

@@ -275,6 +275,15 @@ test('the director invites a user by e-mail, who sets a password and signs in', 
     await page.evaluate(() => window.localStorage.clear());
     await page.goto(`${url.pathname}${url.search}`);
     await expect(page).toHaveURL(/\/new-password\?/);
+    // A refused password says why, in the server's words, under the page's own title.
+    await page.getByLabel('New Password').fill('password1');
+    await page.getByLabel('Confirm Password').fill('password1');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    const refused = page.getByTestId('new-password-error');
+    await expect(refused).toContainText("Error. Couldn't reset password");
+    await expect(refused).toContainText(
+      'This password is among the 10,000 most common passwords; choose another.',
+    );
     await page.getByLabel('New Password').fill('Invited#2026x');
     await page.getByLabel('Confirm Password').fill('Invited#2026x');
     // A double click spends the link once; the second call, refused, used to be what the page
@@ -283,6 +292,15 @@ test('the director invites a user by e-mail, who sets a password and signs in', 
     await page.getByRole('button', { name: 'Reset Password' }).dblclick();
     await expect(page).toHaveURL(/\/success-auth$/);
     expect(resets.count).toBe(1);
+
+    // The link is spent: used again, the page says so.
+    await page.goto(`${url.pathname}${url.search}`);
+    await page.getByLabel('New Password').fill('Invited#2026y');
+    await page.getByLabel('Confirm Password').fill('Invited#2026y');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(page.getByTestId('new-password-error')).toContainText(
+      'This reset link is invalid or has expired. Ask for a new one.',
+    );
     await signIn(page, invitee.email, 'Invited#2026x');
     await expect(page.getByTestId('user-menu')).toContainText(invitee.fullname);
   });

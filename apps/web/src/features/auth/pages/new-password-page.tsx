@@ -57,7 +57,9 @@ export function NewPasswordPage() {
           type="error"
           showIcon
           title="Error. Couldn't reset password"
+          description={resetPassword.error.message}
           style={{ marginBottom: 16 }}
+          data-testid="new-password-error"
         />
       ) : null}
       <Form<NewPasswordValues>

@@ -1,9 +1,8 @@
 import type { BudgetChangeResponse, BudgetSnapshot } from '@imprest/domain/api/budgets.ts';
 import type { BudgetChangeAction } from '@imprest/domain/budgets.ts';
 import { Empty, Timeline, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { currencyLabel } from '../../../lib/request-labels.ts';
-import { formatAmount } from '../../../lib/format.ts';
+import { formatAmount, formatDateTime } from '../../../lib/format.ts';
 import {
   branchLabels,
   budgetStatusLabels,
@@ -122,7 +121,7 @@ export function BudgetChangelog({ changes }: BudgetChangelogProps) {
               {actionWords[change.action]}
             </div>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {dayjs(change.created_at).format('L LT')}
+              {formatDateTime(change.created_at)}
             </Typography.Text>
             <ChangeDetails change={change} />
           </div>

@@ -1,6 +1,5 @@
 import type { RequestItemResponse } from '@imprest/domain/api/requests.ts';
 import { requestCategories, type RequestCategory } from '@imprest/domain/enums.ts';
-import dayjs from 'dayjs';
 import { formatDate } from '../../../lib/format.ts';
 import {
   departmentLabel,
@@ -55,12 +54,6 @@ export function supplierLabel(purpose: RequestCategory | undefined): string {
 /** A budget code as the form shows it: `code - name` (spec §2). */
 export function budgetCodeLabel(budget: { code: string; name: string }): string {
   return `${budget.code} - ${budget.name}`;
-}
-
-/** A moment with date and time in the en-GB locale, e.g. `05/03/2026 14:30`. */
-export function formatDateTime(value: string): string {
-  const date = dayjs(value);
-  return date.isValid() ? date.format('L LT') : '';
 }
 
 type DescribedRequest = Pick<

@@ -1,9 +1,9 @@
 import type { RequestItemResponse } from '@imprest/domain/api/requests.ts';
 import { Button, Descriptions, Drawer, Flex } from 'antd';
 import { StatusTag } from '../../../components/status-tag.tsx';
-import { formatNumber } from '../../../lib/format.ts';
+import { formatDateTime, formatNumber } from '../../../lib/format.ts';
 import { currencyLabel } from '../../../lib/request-labels.ts';
-import { fieldLabels, formatDateTime, sharedRequestItems } from './request-fields.ts';
+import { fieldLabels, sharedRequestItems } from './request-fields.ts';
 
 type RequestPreviewDrawerProps = {
   request: RequestItemResponse | null;

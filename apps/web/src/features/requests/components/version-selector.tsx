@@ -1,6 +1,6 @@
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
 import { Flex, Select, Typography } from 'antd';
-import { formatDateTime } from './request-fields.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 
 type VersionSelectorProps = {
   request: RequestResponse;
