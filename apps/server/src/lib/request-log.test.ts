@@ -1,12 +1,20 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { auth, buildOrganization, buildUser, createTestApp } from '../../test/helpers.ts';
 import { createLogger } from './logger.ts';
 
 // Issue 14: one JSON line per request with its id (accepted from and returned in x-request-id),
 // user and organisation, status and duration; never a token.
-const t = await createTestApp();
+const web = await fs.mkdtemp(path.join(os.tmpdir(), 'imprest-web-'));
+await fs.writeFile(path.join(web, 'index.html'), '<!doctype html><title>Imprest</title>');
+await fs.mkdir(path.join(web, 'assets'));
+await fs.writeFile(path.join(web, 'assets', 'app.js'), 'console.log(1)');
+const t = await createTestApp({ config: { webDist: web } });
+afterAll(() => fs.rm(web, { recursive: true, force: true }));
 const user = await buildUser(t.db, { organizationId: await buildOrganization(t.db) });
 
 async function loggedApp() {
@@ -24,6 +32,23 @@ async function loggedApp() {
 }
 
 describe('the request log', () => {
+  it('logs a page but not each of its files', async () => {
+    const { app, lines } = await loggedApp();
+    try {
+      expect((await app.inject({ method: 'GET', url: '/dashboard' })).statusCode).toBe(200);
+      expect((await app.inject({ method: 'GET', url: '/assets/app.js' })).statusCode).toBe(200);
+      // A file's line is written once its stream has ended, just after inject resolves.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const urls = lines
+        .filter((line) => line.msg === 'request completed')
+        .map((line) => (line.req as { url: string }).url);
+      expect(urls).toContain('/dashboard');
+      expect(urls).not.toContain('/assets/app.js');
+    } finally {
+      await app.close();
+    }
+  });
+
   it('writes one line per request with its id, status, duration, user and organisation', async () => {
     const { app, lines } = await loggedApp();
     try {

@@ -13,9 +13,20 @@ export function requestIdOf(request: IncomingMessage): string {
 }
 
 /**
+ * A script, style or icon of the web app served as asked: a page load fetches dozens, and a short
+ * session wrote thousands of such lines at info, burying the API's. The page itself (a path without
+ * an extension, answered with index.html) and every failure stay at info.
+ */
+function isWebFile(request: FastifyRequest, reply: FastifyReply): boolean {
+  if (request.url.startsWith('/api/') || reply.statusCode >= 400) return false;
+  const pathname = request.url.split('?')[0] ?? '';
+  return /\.[\w]+$/.test(pathname);
+}
+
+/**
  * One JSON line per request (issue 14): its id, method, URL with secrets redacted (the logger's
  * serializer), status, duration, and who asked (user and organisation) when signed in. Fastify's
- * own two lines per request are replaced by this one.
+ * own two lines per request are replaced by this one; the web app's files are logged at debug.
  */
 export class RequestLog extends LogController {
   override incomingRequest(): void {
@@ -37,6 +48,7 @@ export class RequestLog extends LogController {
         : {}),
     };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else if (isWebFile(request, reply)) reply.log.debug(line, 'request completed');
     else reply.log.info(line, 'request completed');
   }
 }
