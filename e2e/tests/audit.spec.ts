@@ -5,6 +5,7 @@ import {
   desktop,
   expectNoSidewaysScroll,
   expectPickerInside,
+  failCalls,
   phone,
   shot,
   signIn,
@@ -193,4 +194,19 @@ test.describe('a director whose browser is on London time', () => {
       shown,
     ).toBe(true);
   });
+});
+
+test('an audit trail that failed to load says so without "No events found!", and Try again loads it', async ({
+  page,
+}) => {
+  const calls = await failCalls(page, '**/api/v1/audit?**');
+  await signIn(page, 'director@example.com');
+  await page.goto('/dashboard/audit');
+  await expect(page.getByRole('alert')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('No events found!')).toHaveCount(0);
+  const tryAgain = page.getByRole('alert').getByRole('button', { name: 'Try again' });
+  calls.heal()();
+  await tryAgain.click();
+  await expect(page.getByTestId('audit-table').locator('.ant-table-row').first()).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
 });

@@ -6,6 +6,7 @@ import {
   apiToken,
   expectNoSidewaysScroll,
   expectUnclipped,
+  failCalls,
   phone,
   settle,
   shot,
@@ -644,4 +645,28 @@ test('the request form looks up budget codes as they are typed, twenty at a time
       expect(removed.status(), await removed.text()).toBe(200);
     }
   }
+});
+
+test('a budget list that failed to load says so without "No budgets found!", and Try again loads it', async ({
+  page,
+}) => {
+  const calls = await failCalls(page, '**/api/v1/budget?**');
+  await signIn(page, finance);
+  await page.goto('/dashboard/budget');
+  await expect(page.getByRole('alert')).toBeVisible({ timeout: 15_000 });
+  // The list is not known to be empty: it could not be read.
+  await expect(page.getByText('No budgets found!')).toHaveCount(0);
+  const tryAgain = page.getByRole('alert').getByRole('button', { name: 'Try again' });
+  await expect(tryAgain).toBeVisible();
+
+  const release = calls.heal();
+  await tryAgain.click();
+  // The list is read again in place: it shows as loading, and still not as empty.
+  const table = page.getByTestId('budget-table');
+  await expect(page.locator('.ant-spin-spinning')).toBeVisible();
+  await expect(page.getByText('No budgets found!')).toHaveCount(0);
+  release();
+  await expect(table.getByRole('row', { name: /4001/ })).toBeVisible();
+  await expect(tryAgain).toHaveCount(0);
+  await expect(page.getByText('No budgets found!')).toHaveCount(0);
 });

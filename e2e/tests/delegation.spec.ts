@@ -15,6 +15,7 @@ import {
   desktop,
   expectNoSidewaysScroll,
   expectOnLastPage,
+  failCalls,
   phone,
   settle,
   shot,
@@ -358,4 +359,25 @@ test('the director names a delegate for the secretary; the delegate approves at 
   });
   await delegate.context().close();
   await director.context().close();
+});
+
+test('an out-of-office card whose delegations failed to load does not say "No delegate is named for you."', async ({
+  page,
+}) => {
+  const calls = await failCalls(page, /\/api\/v1\/delegations/);
+  await signIn(page, 'finance@example.com');
+  await page.goto('/dashboard/settings');
+  const card = page.getByTestId('out-of-office-card');
+  await expect(card.getByRole('alert')).toBeVisible({ timeout: 15_000 });
+  // What could not be read is not "none".
+  await expect(card.getByTestId('no-delegation')).toHaveCount(0);
+  const tryAgain = card.getByRole('alert').getByRole('button', { name: 'Try again' });
+  await expect(tryAgain).toBeVisible();
+
+  calls.heal()();
+  await tryAgain.click();
+  await expect(tryAgain).toHaveCount(0);
+  await expect(
+    card.getByTestId('no-delegation').or(card.getByTestId('own-delegation')).first(),
+  ).toBeVisible();
 });

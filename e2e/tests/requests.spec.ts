@@ -11,6 +11,7 @@ import {
   expectNoSidewaysScroll,
   expectOnLastPage,
   expectUnclipped,
+  failCalls,
   pageOf,
   phone,
   settle,
@@ -737,4 +738,60 @@ test("a browser in another time zone takes the organisation's today as the form'
   await page.getByTestId('submit-request').click();
   await expect(page.getByText('Request successful')).toBeVisible();
   await context.close();
+});
+
+test('Home whose counts failed to load shows "–" in the tiles, and Try again loads the real counts', async ({
+  page,
+}) => {
+  const calls = await failCalls(page, '**/api/v1/requests/summary/**');
+  await signIn(page, 'staff@example.com');
+  const failed = page
+    .getByRole('alert')
+    .filter({ hasText: 'The request counts could not be loaded just now.' });
+  await expect(failed).toBeVisible({ timeout: 15_000 });
+  const tileValue = (title: string) =>
+    page.locator('.ant-card', { hasText: title }).locator('.ant-statistic-content');
+  // An unknown count is not a 0.
+  for (const title of ['Request Pending Approval', 'Approved Requests', 'Unretired Requests']) {
+    await expect(tileValue(title)).toHaveText('–');
+  }
+
+  const release = calls.heal();
+  const tryAgain = failed.getByRole('button', { name: 'Try again' });
+  await tryAgain.click();
+  // The counts are read again in place: loading meanwhile, with no number standing in for them.
+  await expect(page.locator('.ant-spin-spinning')).toBeVisible();
+  await expect(tileValue('Approved Requests')).toHaveCount(0);
+  release();
+  await expect(failed).toHaveCount(0);
+  for (const title of ['Request Pending Approval', 'Approved Requests', 'Unretired Requests']) {
+    await expect(tileValue(title)).toHaveText(/^\d[\d,]*$/);
+  }
+});
+
+test('a requests list or a request that failed to load says so, not "No requests found!", and Try again loads it', async ({
+  page,
+  request,
+}) => {
+  const id = await createRequest(request);
+  const list = await failCalls(page, /\/api\/v1\/requests\/user\//);
+  await signIn(page, 'staff@example.com');
+  await page.goto('/dashboard/requests');
+  const tryAgain = page.getByRole('button', { name: 'Try again' });
+  await expect(tryAgain).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('No requests found!')).toHaveCount(0);
+  list.heal()();
+  await tryAgain.click();
+  await expect(page.getByTestId('request-row').first()).toBeVisible();
+  await expect(tryAgain).toHaveCount(0);
+
+  const one = await failCalls(page, new RegExp(`/api/v1/requests/request/${id}`));
+  await page.goto(`/dashboard/requests/${id}`);
+  await expect(page.getByText('The request could not be loaded.')).toBeVisible({
+    timeout: 15_000,
+  });
+  one.heal()();
+  await tryAgain.click();
+  await expect(page.getByText('The request could not be loaded.')).toHaveCount(0);
+  await expect(page.getByTestId('request-view')).toBeVisible();
 });

@@ -9,6 +9,7 @@ import {
   desktop,
   expectNoSidewaysScroll,
   expectUnclipped,
+  failCalls,
   minimalPdf,
   onePixelPng,
   pageOf,
@@ -588,4 +589,19 @@ test('on a phone, each retirement row says what was requested and by when', asyn
   }
   await expectNoSidewaysScroll(page);
   await shot(page, 'retirements-list-rows-375');
+});
+
+test('a retirements list that failed to load says so without "No retirements found!", and Try again loads it', async ({
+  page,
+}) => {
+  const calls = await failCalls(page, '**/api/v1/retirement/requests**');
+  await signIn(page, 'staff@example.com');
+  await page.goto('/dashboard/retirements');
+  const failure = page.getByRole('alert').filter({ hasText: 'Something went wrong on our side.' });
+  await expect(failure).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('No retirements found!')).toHaveCount(0);
+  calls.heal()();
+  await failure.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByTestId('retirement-row').first()).toBeVisible();
+  await expect(failure).toHaveCount(0);
 });

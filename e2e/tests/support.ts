@@ -408,3 +408,42 @@ export async function expectPickerInside(page: Page): Promise<void> {
   const outside = boxes.filter(([left = 0, right = 0]) => left < 0 || right > width);
   expect(outside, `dropdown and months ${JSON.stringify(boxes)} in ${width} px`).toEqual([]);
 }
+
+/** The message failCalls answers with. */
+export const serverFailure = 'Something went wrong on our side.';
+
+/**
+ * Makes the `method` calls to `url` fail with a server error (500), as a broken server would,
+ * until heal() is called. The calls after heal() wait for the function it returns, so a test can
+ * see the page while a retry runs.
+ */
+export async function failCalls(
+  page: Page,
+  url: string | RegExp,
+  method = 'GET',
+): Promise<{ heal: () => () => void }> {
+  let isFailing = true;
+  let healed = Promise.resolve();
+  await page.route(url, async (route) => {
+    if (route.request().method() !== method) return route.fallback();
+    if (isFailing) {
+      return route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: serverFailure }),
+      });
+    }
+    await healed;
+    return route.fallback();
+  });
+  return {
+    heal() {
+      let release = () => undefined as void;
+      healed = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      isFailing = false;
+      return release;
+    },
+  };
+}

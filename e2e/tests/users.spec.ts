@@ -9,6 +9,7 @@ import {
   desktop,
   expectNoSidewaysScroll,
   expectUnclipped,
+  failCalls,
   phone,
   shot,
   signIn,
@@ -668,4 +669,19 @@ test('phone-width new users, single form', async ({ page }) => {
   await expect(page.getByLabel('Full name')).toBeVisible();
   await expectNoSidewaysScroll(page);
   await shot(page, 'new-users-single-375');
+});
+
+test('a users list that failed to load says so without "No users found!", and Try again loads it', async ({
+  page,
+}) => {
+  const calls = await failCalls(page, /\/api\/v1\/users\/department\//);
+  await signIn(page, admin);
+  await page.goto('/dashboard/users');
+  await expect(page.getByRole('alert')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('No users found!')).toHaveCount(0);
+  const tryAgain = page.getByRole('alert').getByRole('button', { name: 'Try again' });
+  calls.heal()();
+  await tryAgain.click();
+  await expect(page.getByTestId('users-table').locator('.ant-table-row').first()).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
 });

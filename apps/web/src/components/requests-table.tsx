@@ -15,6 +15,8 @@ export type RequestsTableRow = Pick<
 type RequestsTableProps<Row extends RequestsTableRow> = {
   requests: Row[];
   isLoading: boolean;
+  /** The list failed to load: its error says so, and the empty text would claim there is none. */
+  isError?: boolean;
   pagination: TablePaginationConfig | false;
   /** Spec §2 Tables in general: 'No <type> found!'. */
   emptyText?: string;
@@ -37,6 +39,7 @@ type RequestsTableProps<Row extends RequestsTableRow> = {
 export function RequestsTable<Row extends RequestsTableRow>({
   requests,
   isLoading,
+  isError = false,
   pagination,
   emptyText = 'No requests found!',
   onPreview,
@@ -132,7 +135,9 @@ export function RequestsTable<Row extends RequestsTableRow>({
       loading={isLoading}
       size={isMobile ? 'small' : 'middle'}
       scroll={{ x: 'max-content' }}
-      locale={{ emptyText }}
+      // The empty text only once the list is known to be empty: not while it loads, nor beside its
+      // error.
+      locale={{ emptyText: isLoading || isError ? ' ' : emptyText }}
       pagination={pagination}
       data-testid={testId}
       onRow={(request) => {

@@ -4,7 +4,12 @@ import { Flex, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { amountRange, matrixLabels } from './matrix-labels.ts';
 
-type ApprovalMatrixTableProps = { rows: ApprovalMatrixRowResponse[]; isLoading: boolean };
+type ApprovalMatrixTableProps = {
+  rows: ApprovalMatrixRowResponse[];
+  isLoading: boolean;
+  /** The matrix failed to load: its error says so, and the empty text would claim there is none. */
+  isError?: boolean;
+};
 
 function group(row: ApprovalMatrixRowResponse) {
   return (
@@ -80,7 +85,11 @@ const phoneColumns: TableColumnsType<ApprovalMatrixRowResponse> = [
 ];
 
 /** Spec §2: REQUESTED AMOUNT, APPROVAL GROUP, FIRST/SECOND/THIRD OFFICER. */
-export function ApprovalMatrixTable({ rows, isLoading }: ApprovalMatrixTableProps) {
+export function ApprovalMatrixTable({
+  rows,
+  isLoading,
+  isError = false,
+}: ApprovalMatrixTableProps) {
   const isMobile = useIsMobile();
   return (
     <Table<ApprovalMatrixRowResponse>
@@ -91,7 +100,8 @@ export function ApprovalMatrixTable({ rows, isLoading }: ApprovalMatrixTableProp
       size={isMobile ? 'small' : 'middle'}
       scroll={isMobile ? undefined : { x: 'max-content' }}
       pagination={false}
-      locale={{ emptyText: 'No approval rows found!' }}
+      // 'No approval rows found!' only once the matrix is known to be empty, not beside its error.
+      locale={{ emptyText: isLoading || isError ? ' ' : 'No approval rows found!' }}
       data-testid="approval-matrix-table"
     />
   );

@@ -1,6 +1,7 @@
 import { isSuperAdmin } from '@imprest/domain/permissions.ts';
-import { Alert, Button, Card, Flex, Typography } from 'antd';
+import { Button, Card, Flex, Typography } from 'antd';
 import { useNavigate } from 'react-router';
+import { LoadError } from '../../../components/load-error.tsx';
 import { useCurrentUser } from '../../../lib/session.tsx';
 import { useGoBack } from '../../../lib/use-go-back.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
@@ -21,13 +22,19 @@ export function ApprovalMatrixPage() {
   return (
     <Card size={isMobile ? 'small' : 'medium'}>
       <Flex vertical gap={16}>
-        {matrix.isError ? <Alert type="error" showIcon title={matrix.error.message} /> : null}
+        {matrix.isError ? (
+          <LoadError title={matrix.error.message} onRetry={() => matrix.refetch()} />
+        ) : null}
         {matrix.data?.data.is_default ? (
           <Typography.Text type="secondary">
             The organisation uses the default approval matrix.
           </Typography.Text>
         ) : null}
-        <ApprovalMatrixTable rows={rows ?? []} isLoading={matrix.isPending} />
+        <ApprovalMatrixTable
+          rows={rows ?? []}
+          isLoading={matrix.isPending}
+          isError={matrix.isError}
+        />
         <Flex gap={12} justify="flex-end" wrap>
           <Button onClick={handleBack}>Back</Button>
           {isSuperAdmin(user.role) ? (

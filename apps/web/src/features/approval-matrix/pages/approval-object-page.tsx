@@ -1,6 +1,7 @@
 import { isSuperAdmin } from '@imprest/domain/permissions.ts';
-import { Alert, App, Card, Skeleton } from 'antd';
+import { App, Card, Skeleton } from 'antd';
 import { Navigate, useLocation, useNavigate } from 'react-router';
+import { LoadError } from '../../../components/load-error.tsx';
 import { useCurrentUser } from '../../../lib/session.tsx';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { paths } from '../../../paths.ts';
@@ -33,7 +34,9 @@ export function ApprovalObjectPage() {
   return (
     <Card size={isMobile ? 'small' : 'medium'}>
       {matrix.isPending ? <Skeleton active paragraph={{ rows: 6 }} /> : null}
-      {matrix.isError ? <Alert type="error" showIcon title={matrix.error.message} /> : null}
+      {matrix.isError ? (
+        <LoadError title={matrix.error.message} onRetry={() => matrix.refetch()} />
+      ) : null}
       {matrix.data ? (
         <ApprovalMatrixForm
           rows={matrix.data.data.rows}

@@ -62,9 +62,12 @@ const mobileColumns: TableColumnsType<AuditEventResponse> = [
 export function AuditTable({
   events,
   isLoading,
+  isError = false,
 }: {
   events: AuditEventResponse[];
   isLoading: boolean;
+  /** The list failed to load: its error says so, and the empty text would claim there is none. */
+  isError?: boolean;
 }) {
   const isMobile = useIsMobile();
   return (
@@ -76,7 +79,8 @@ export function AuditTable({
       size="small"
       tableLayout="fixed"
       pagination={false}
-      locale={{ emptyText: isLoading ? ' ' : 'No events found!' }}
+      // 'No events found!' only once the list is known to be empty, not beside its error.
+      locale={{ emptyText: isLoading || isError ? ' ' : 'No events found!' }}
       data-testid="audit-table"
     />
   );

@@ -1,6 +1,7 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Card, Space, Typography } from 'antd';
+import { App, Button, Card, Space, Typography } from 'antd';
 import { useState } from 'react';
+import { LoadError } from '../../../components/load-error.tsx';
 import { downloadFailed } from '../../../lib/api-download.ts';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 import { useDownloadAudit } from '../api/download-audit.ts';
@@ -41,9 +42,11 @@ export function AuditPage() {
       >
         <AuditFiltersBar value={filters} onChange={setFilters} />
       </Card>
-      {events.isError ? <Alert type="error" showIcon title={events.error.message} /> : null}
+      {events.isError ? (
+        <LoadError title={events.error.message} onRetry={() => events.refetch()} />
+      ) : null}
       <Card size="small" styles={{ body: { padding: 0 } }}>
-        <AuditTable events={loaded} isLoading={events.isPending} />
+        <AuditTable events={loaded} isLoading={events.isPending} isError={events.isError} />
       </Card>
       {events.hasNextPage ? (
         <Button

@@ -1,9 +1,10 @@
 import { Button, Result } from 'antd';
 import { useNavigate } from 'react-router';
+import { TryAgainButton } from '../../../components/load-error.tsx';
 import { isApiError } from '../../../lib/api-client.ts';
 import { paths } from '../../../paths.ts';
 
-type BudgetLoadErrorProps = { error: Error; onRetry: () => void };
+type BudgetLoadErrorProps = { error: Error; onRetry: () => Promise<unknown> };
 
 /** A budget that could not be loaded: not found (or not visible), or a failure to retry. */
 export function BudgetLoadError({ error, onRetry }: BudgetLoadErrorProps) {
@@ -15,11 +16,7 @@ export function BudgetLoadError({ error, onRetry }: BudgetLoadErrorProps) {
       title={isMissing ? 'Budget not found' : 'The budget could not be loaded'}
       subTitle={error.message}
       extra={[
-        isMissing ? null : (
-          <Button key="retry" onClick={onRetry}>
-            Try again
-          </Button>
-        ),
+        isMissing ? null : <TryAgainButton key="retry" onRetry={onRetry} />,
         <Button
           key="list"
           type="primary"

@@ -15,6 +15,8 @@ type BudgetTableProps = {
   page: number;
   pageSize: number;
   isLoading: boolean;
+  /** The list failed to load: its error says so, and the empty text would claim there is none. */
+  isError?: boolean;
   onPageChange: (page: number, pageSize: number) => void;
 };
 
@@ -25,6 +27,7 @@ export function BudgetTable({
   page,
   pageSize,
   isLoading,
+  isError = false,
   onPageChange,
 }: BudgetTableProps) {
   const navigate = useNavigate();
@@ -101,8 +104,9 @@ export function BudgetTable({
       loading={isLoading}
       size={isMobile ? 'small' : 'middle'}
       scroll={{ x: 'max-content' }}
-      // While the first page loads the spinner speaks; 'No budgets found!' only once it is known.
-      locale={{ emptyText: isLoading ? ' ' : 'No budgets found!' }}
+      // While the first page loads the spinner speaks, after a failure the error does; 'No budgets
+      // found!' only once the list is known to be empty.
+      locale={{ emptyText: isLoading || isError ? ' ' : 'No budgets found!' }}
       pagination={tablePagination(total, {
         current: page,
         pageSize,

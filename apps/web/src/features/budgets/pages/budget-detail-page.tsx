@@ -37,7 +37,7 @@ export function BudgetDetailPage() {
 
   if (budget.isPending) return <PageLoader label="Loading budget…" />;
   if (budget.isError) {
-    return <BudgetLoadError error={budget.error} onRetry={() => void budget.refetch()} />;
+    return <BudgetLoadError error={budget.error} onRetry={() => budget.refetch()} />;
   }
   const data = budget.data;
   const requestCount = data.requests.total;

@@ -1,7 +1,8 @@
 import { SearchOutlined } from '@ant-design/icons';
 import { defaultPageSize, searchDebounceMs } from '@imprest/domain/constants.ts';
-import { Alert, Card, Flex, Input } from 'antd';
+import { Card, Flex, Input } from 'antd';
 import type { ChangeEvent } from 'react';
+import { LoadError } from '../../../components/load-error.tsx';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { useEntryState } from '../../../lib/use-entry-state.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
@@ -47,13 +48,16 @@ export function BudgetListPage() {
             style={{ width: isMobile ? '100%' : 320 }}
           />
         </Flex>
-        {budgets.isError ? <Alert type="error" showIcon title={budgets.error.message} /> : null}
+        {budgets.isError ? (
+          <LoadError title={budgets.error.message} onRetry={() => budgets.refetch()} />
+        ) : null}
         <BudgetTable
           budgets={budgets.data?.budget_codes ?? []}
           total={budgets.data?.total ?? 0}
           page={params.page}
           pageSize={params.perPage}
           isLoading={budgets.isFetching}
+          isError={budgets.isError}
           onPageChange={handlePageChange}
         />
       </Flex>

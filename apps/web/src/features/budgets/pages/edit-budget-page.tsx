@@ -199,7 +199,7 @@ function EditBudget() {
   if (budget.isPending) return <PageLoader label="Loading budget…" />;
   // A refresh that failed keeps the form (and what was typed in it) on the budget already loaded.
   if (!budget.data) {
-    return <BudgetLoadError error={budget.error} onRetry={() => void budget.refetch()} />;
+    return <BudgetLoadError error={budget.error} onRetry={() => budget.refetch()} />;
   }
   const { data, version } = budget.data;
 

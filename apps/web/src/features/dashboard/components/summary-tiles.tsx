@@ -22,13 +22,16 @@ type SummaryTilesProps = {
   isLoading: boolean;
 };
 
+/** A count that could not be loaded: shown as unknown, where a 0 would pass for a real count. */
+const missingCount = '–';
+
 /** The six home tiles of spec §2. */
 export function SummaryTiles({ user, summary, isLoading }: SummaryTilesProps) {
   const counts = [
-    { title: 'Request Pending Approval', value: summary?.pending ?? 0 },
-    { title: 'Approved Requests', value: summary?.approved ?? 0 },
-    { title: 'Rejected Requests', value: summary?.rejected ?? 0 },
-    { title: 'Unretired Requests', value: summary?.pending_retirement ?? 0 },
+    { title: 'Request Pending Approval', value: summary?.pending ?? missingCount },
+    { title: 'Approved Requests', value: summary?.approved ?? missingCount },
+    { title: 'Rejected Requests', value: summary?.rejected ?? missingCount },
+    { title: 'Unretired Requests', value: summary?.pending_retirement ?? missingCount },
   ];
 
   return (

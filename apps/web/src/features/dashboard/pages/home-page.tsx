@@ -1,7 +1,8 @@
 import type { PendingItemResponse, RequestItemResponse } from '@imprest/domain/api/requests.ts';
-import { Alert, Button, Card, Flex } from 'antd';
+import { Button, Card, Flex } from 'antd';
 import { lazy, Suspense, useDeferredValue } from 'react';
 import { useNavigate } from 'react-router';
+import { LoadError } from '../../../components/load-error.tsx';
 import { tablePagination } from '../../../lib/pagination.ts';
 import { useCurrentUser, useSession } from '../../../lib/session.tsx';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
@@ -83,7 +84,11 @@ export function HomePage() {
     <Flex vertical gap={24}>
       <SummaryTiles user={user} summary={summary.data} isLoading={summary.isPending} />
       {summary.isError ? (
-        <Alert type="warning" showIcon title="The request counts could not be loaded just now." />
+        <LoadError
+          type="warning"
+          title="The request counts could not be loaded just now."
+          onRetry={() => summary.refetch()}
+        />
       ) : null}
       {areListsShown ? (
         <Suspense fallback={<ListsLoader />}>
@@ -97,10 +102,9 @@ export function HomePage() {
               data-testid="pending-requests"
             >
               {pending.isError ? (
-                <Alert
-                  type="error"
-                  showIcon
+                <LoadError
                   title={pending.error.message}
+                  onRetry={() => pending.refetch()}
                   style={{ marginBottom: 16 }}
                 />
               ) : null}
@@ -108,6 +112,7 @@ export function HomePage() {
                 requests={pending.data?.data ?? []}
                 // The page on screen stays, marked as loading, while the next one comes.
                 isLoading={pending.isPending || pending.isPlaceholderData}
+                isError={pending.isError}
                 pagination={tablePagination(pending.data?.total ?? 0, {
                   current: pendingPage.page,
                   pageSize: pendingPage.perPage,
@@ -127,16 +132,16 @@ export function HomePage() {
             data-testid="recent-requests"
           >
             {recent.isError ? (
-              <Alert
-                type="error"
-                showIcon
+              <LoadError
                 title={recent.error.message}
+                onRetry={() => recent.refetch()}
                 style={{ marginBottom: 16 }}
               />
             ) : null}
             <RequestsTable
               requests={recent.data?.data ?? []}
               isLoading={recent.isPending}
+              isError={recent.isError}
               pagination={false}
               onOpen={openRequest}
             />

@@ -67,6 +67,7 @@ function RequestView({ id }: { id: string }) {
         error={query.error}
         failedTitle="The request could not be loaded."
         onBack={handleBack}
+        onRetry={() => query.refetch()}
       />
     );
   }

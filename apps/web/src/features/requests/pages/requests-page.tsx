@@ -1,9 +1,10 @@
 import type { RequestItemResponse } from '@imprest/domain/api/requests.ts';
 import { defaultPageSize } from '@imprest/domain/constants.ts';
-import { Alert, Card, Flex } from 'antd';
+import { Card, Flex } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ListFilters } from '../../../components/list-filters.tsx';
+import { LoadError } from '../../../components/load-error.tsx';
 import { RequestsTable } from '../../../components/requests-table.tsx';
 import { formatNumber } from '../../../lib/format.ts';
 import { tablePagination } from '../../../lib/pagination.ts';
@@ -59,10 +60,13 @@ export function RequestsPage() {
           status={filters.status}
           onStatusChange={filters.setStatus}
         />
-        {requests.isError ? <Alert type="error" showIcon title={requests.error.message} /> : null}
+        {requests.isError ? (
+          <LoadError title={requests.error.message} onRetry={() => requests.refetch()} />
+        ) : null}
         <RequestsTable
           requests={rows ?? []}
           isLoading={requests.isPending || (requests.isFetching && requests.isPlaceholderData)}
+          isError={requests.isError}
           pagination={tablePagination(total, {
             current: filters.page,
             pageSize: filters.perPage,

@@ -10,6 +10,8 @@ import { organisationToday } from '../../../lib/organisation-day.ts';
 type RetirementsTableProps = {
   retirements: RetirementItemResponse[];
   isLoading: boolean;
+  /** The list failed to load: its error says so, and the empty text would claim there is none. */
+  isError?: boolean;
   pagination: TablePaginationConfig | false;
   /** The action button, and a row click on mobile (spec §2 Tables in general). */
   onOpen: (retirement: RetirementItemResponse) => void;
@@ -35,6 +37,7 @@ function RetirementDate({ retirement }: { retirement: RetirementItemResponse }) 
 export function RetirementsTable({
   retirements,
   isLoading,
+  isError = false,
   pagination,
   onOpen,
 }: RetirementsTableProps) {
@@ -125,7 +128,8 @@ export function RetirementsTable({
       loading={isLoading}
       size={isMobile ? 'small' : 'middle'}
       scroll={{ x: 'max-content' }}
-      locale={{ emptyText: 'No retirements found!' }}
+      // 'No retirements found!' only once the list is known to be empty, not beside its error.
+      locale={{ emptyText: isLoading || isError ? ' ' : 'No retirements found!' }}
       pagination={pagination}
       onRow={(retirement) => ({
         onClick: isMobile ? () => onOpen(retirement) : undefined,

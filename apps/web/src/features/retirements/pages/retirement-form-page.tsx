@@ -70,6 +70,7 @@ function RetirementFormView({ requestId }: { requestId: string }) {
         error={query.error}
         failedTitle="The retirement could not be loaded."
         onBack={handleBack}
+        onRetry={() => query.refetch()}
       />
     );
   }

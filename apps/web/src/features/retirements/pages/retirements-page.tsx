@@ -1,6 +1,7 @@
 import type { RetirementItemResponse } from '@imprest/domain/api/retirements.ts';
 import { pageSizeOptions, retirementPageSize } from '@imprest/domain/constants.ts';
-import { Alert, Card, Flex } from 'antd';
+import { Card, Flex } from 'antd';
+import { LoadError } from '../../../components/load-error.tsx';
 import { useNavigate } from 'react-router';
 import { ListFilters } from '../../../components/list-filters.tsx';
 import { tablePagination } from '../../../lib/pagination.ts';
@@ -51,7 +52,7 @@ export function RetirementsPage() {
           onStatusChange={filters.setStatus}
         />
         {retirements.isError ? (
-          <Alert type="error" showIcon title={retirements.error.message} />
+          <LoadError title={retirements.error.message} onRetry={() => retirements.refetch()} />
         ) : null}
         <RetirementsTable
           retirements={retirements.data?.data ?? []}
@@ -64,6 +65,7 @@ export function RetirementsPage() {
             pageSizeOptions: retirementPageSizes,
             onChange: filters.changePage,
           })}
+          isError={retirements.isError}
           onOpen={openRetirement}
         />
       </Flex>

@@ -2,6 +2,7 @@ import type { DelegationResponse } from '@imprest/domain/api/delegations.ts';
 import { maxPageSize } from '@imprest/domain/constants.ts';
 import { canDelegateForOthers } from '@imprest/domain/delegations.ts';
 import { Alert, Card, Divider, Flex, Skeleton, Typography } from 'antd';
+import { LoadError } from '../../../components/load-error.tsx';
 import { useCurrentUser } from '../../../lib/session.tsx';
 import { useEndDelegation } from '../api/end-delegation.ts';
 import { useDelegations } from '../api/get-delegations.ts';
@@ -24,6 +25,7 @@ function useLiveDelegations() {
     live,
     isPending: active.isPending || scheduled.isPending,
     error: active.error ?? scheduled.error,
+    refetch: () => Promise.all([active.refetch(), scheduled.refetch()]),
   };
 }
 
@@ -68,7 +70,7 @@ function OwnDelegation({ delegation, isEnding, onEnd }: OwnDelegationProps) {
  */
 export function OutOfOfficeCard() {
   const user = useCurrentUser();
-  const { live, isPending, error } = useLiveDelegations();
+  const { live, isPending, error, refetch } = useLiveDelegations();
   const end = useEndDelegation();
   const own = live.filter((delegation) => delegation.delegator.id === user.id);
   const standingIn = live.filter((delegation) => delegation.delegate.id === user.id);
@@ -81,8 +83,9 @@ export function OutOfOfficeCard() {
           behalf.
         </Typography.Text>
         {isPending ? <Skeleton active title={false} paragraph={{ rows: 2 }} /> : null}
-        {error ? <Alert type="error" showIcon title={error.message} /> : null}
-        {!isPending && own.length === 0 ? (
+        {error ? <LoadError title={error.message} onRetry={refetch} /> : null}
+        {/* Only what was loaded may say there is no delegate: not a list that failed to load. */}
+        {!isPending && !error && own.length === 0 ? (
           <Typography.Text data-testid="no-delegation">
             No delegate is named for you.
           </Typography.Text>

@@ -9,12 +9,20 @@ import { systemRoleLabels } from './user-labels.ts';
 type UsersTableProps = {
   users: UserResponse[];
   isLoading: boolean;
+  /** The list failed to load: its error says so, and the empty text would claim there is none. */
+  isError?: boolean;
   pagination: TablePaginationConfig;
   onOpen: (user: UserResponse) => void;
 };
 
 /** Spec §2 Users list: NAME, DEPARTMENT, EMAIL ADDRESS, SYSTEM ROLE; a row opens the user view. */
-export function UsersTable({ users, isLoading, pagination, onOpen }: UsersTableProps) {
+export function UsersTable({
+  users,
+  isLoading,
+  isError = false,
+  pagination,
+  onOpen,
+}: UsersTableProps) {
   const isMobile = useIsMobile();
   /** A cell's props that, on a phone, wrap its text within `width`. */
   const wrapOnPhone = (width: string) =>
@@ -73,8 +81,9 @@ export function UsersTable({ users, isLoading, pagination, onOpen }: UsersTableP
       loading={isLoading}
       size={isMobile ? 'small' : 'middle'}
       scroll={{ x: 'max-content' }}
-      // While the first page loads the spinner speaks; 'No users found!' only once it is known.
-      locale={{ emptyText: isLoading ? ' ' : 'No users found!' }}
+      // While the first page loads the spinner speaks, after a failure the error does; 'No users
+      // found!' only once the list is known to be empty.
+      locale={{ emptyText: isLoading || isError ? ' ' : 'No users found!' }}
       pagination={{ ...pagination, size: isMobile ? 'small' : undefined }}
       onRow={(user) => ({ onClick: () => onOpen(user), style: { cursor: 'pointer' } })}
       data-testid="users-table"

@@ -2,8 +2,9 @@ import { SearchOutlined } from '@ant-design/icons';
 import type { UserResponse } from '@imprest/domain/api/users.ts';
 import { defaultPageSize } from '@imprest/domain/constants.ts';
 import { roleLabels, roles } from '@imprest/domain/enums.ts';
-import { Alert, Card, Flex, Input, Select } from 'antd';
+import { Card, Flex, Input, Select } from 'antd';
 import { useNavigate } from 'react-router';
+import { LoadError } from '../../../components/load-error.tsx';
 import { tablePagination } from '../../../lib/pagination.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { useEntryState } from '../../../lib/use-entry-state.ts';
@@ -68,10 +69,13 @@ function Users() {
             data-testid="role-filter"
           />
         </Flex>
-        {users.isError ? <Alert type="error" showIcon title={users.error.message} /> : null}
+        {users.isError ? (
+          <LoadError title={users.error.message} onRetry={() => users.refetch()} />
+        ) : null}
         <UsersTable
           users={users.data?.users ?? []}
           isLoading={users.isPending || (users.isFetching && users.isPlaceholderData)}
+          isError={users.isError}
           pagination={tablePagination(users.data?.total ?? 0, {
             current: filters.page,
             pageSize: filters.perPage,
