@@ -4,6 +4,7 @@ import { todayIn } from '@imprest/domain/requests.ts';
 import ExcelJS from 'exceljs';
 import {
   apiToken,
+  dropSocketEvent,
   expectNoSidewaysScroll,
   expectUnclipped,
   failCalls,
@@ -392,12 +393,7 @@ test('an edit made on a budget someone else changed meanwhile is refused, shows 
   await page.setViewportSize(phone);
   // The other officer's save is not heard here (its event is dropped), as when it lands between
   // this page's last refresh and its save: only the version check (decision 0036) stands between.
-  await page.routeWebSocket(/\/socket\.io\//, (socket) => {
-    const server = socket.connectToServer();
-    server.onMessage((message) => {
-      if (!String(message).includes('budget_updated')) socket.send(message);
-    });
-  });
+  await dropSocketEvent(page, 'budget_updated');
   const token = await apiToken(page.request, finance);
   const headers = { Authorization: `Bearer ${token}` };
   const terms = {

@@ -1,6 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import { exchangeRateRangeMessage } from '@imprest/domain/exchange-rates.ts';
-import { apiToken, desktop, expectNoSidewaysScroll, phone, shot, signIn } from './support.ts';
+import {
+  apiToken,
+  desktop,
+  dropSocketEvent,
+  expectNoSidewaysScroll,
+  phone,
+  shot,
+  signIn,
+} from './support.ts';
 
 const finance = 'finance@example.com';
 
@@ -110,12 +118,7 @@ test('a save made on rates someone else changed meanwhile is refused, shows thei
   await page.setViewportSize(phone);
   // The other officer's save is not heard here (its event is dropped), as when it lands between
   // this page's last refresh and its save: only the version check stands between them.
-  await page.routeWebSocket(/\/socket\.io\//, (socket) => {
-    const server = socket.connectToServer();
-    server.onMessage((message) => {
-      if (!String(message).includes('exchange_rates_updated')) socket.send(message);
-    });
-  });
+  await dropSocketEvent(page, 'exchange_rates_updated');
   await signIn(page, finance);
   await page.goto('/dashboard/settings');
   const rates = page.getByTestId('exchange-rates-card');

@@ -447,3 +447,16 @@ export async function failCalls(
     },
   };
 }
+
+/**
+ * Drops one live event on its way to `page` (the socket itself stays up), as when a change lands
+ * between the page's last refresh and its save: only a version check can then stop a stale save.
+ */
+export async function dropSocketEvent(page: Page, event: string): Promise<void> {
+  await page.routeWebSocket(/\/socket\.io\//, (socket) => {
+    const server = socket.connectToServer();
+    server.onMessage((message) => {
+      if (!String(message).includes(event)) socket.send(message);
+    });
+  });
+}

@@ -128,7 +128,3 @@ export function useKeptDraft<Values>(
 
   return isRestored;
 }
-
-/** The notice a form shows above its fields once its input is back. */
-export const restoredDraftNotice =
-  'What you typed before your session ended is back. Check it, then submit.';

@@ -35,7 +35,8 @@ import { BudgetCodeSelect } from './budget-code-select.tsx';
 import { fieldLabels, modeLabel, modesOf, modeText, supplierLabel } from './request-fields.ts';
 import { organisationTodayDate } from '../../../lib/organisation-day.ts';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
-import { restoredDraftNotice, useKeptDraft } from '../../../lib/kept-drafts.ts';
+import { useKeptDraft } from '../../../lib/kept-drafts.ts';
+import { RestoredDraftNotice } from '../../../components/restored-draft-notice.tsx';
 import { requestDraftCodec } from './request-draft.ts';
 
 /** Spec §8: a refused submission. */
@@ -232,15 +233,7 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
       scrollToFirstError
       data-testid="request-form"
     >
-      {isRestored && !mutation.isError ? (
-        <Alert
-          type="info"
-          showIcon
-          title={restoredDraftNotice}
-          style={{ marginBottom: 16 }}
-          data-testid="draft-restored"
-        />
-      ) : null}
+      {isRestored && !mutation.isError ? <RestoredDraftNotice /> : null}
       {mutation.isError ? (
         <Alert
           type="error"

@@ -10,7 +10,8 @@ import { currencyLabel } from '../../../lib/request-labels.ts';
 import { useSubmitRetirement } from '../api/submit-retirement.ts';
 import { costCodeText, retirementFieldLabels as labels } from './retirement-fields.ts';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
-import { restoredDraftNotice, useKeptDraft } from '../../../lib/kept-drafts.ts';
+import { useKeptDraft } from '../../../lib/kept-drafts.ts';
+import { RestoredDraftNotice } from '../../../components/restored-draft-notice.tsx';
 import { z } from 'zod';
 
 /** Spec §2 Retirement form, edit mode. */
@@ -112,15 +113,7 @@ export function RetirementEditForm({ request, retirement, onSubmitted }: Retirem
         style={{ marginBottom: 16 }}
         data-testid="retirement-documents-banner"
       />
-      {isRestored && !submit.isError ? (
-        <Alert
-          type="info"
-          showIcon
-          title={restoredDraftNotice}
-          style={{ marginBottom: 16 }}
-          data-testid="draft-restored"
-        />
-      ) : null}
+      {isRestored && !submit.isError ? <RestoredDraftNotice /> : null}
       {submit.isError ? (
         <Alert
           type="error"
