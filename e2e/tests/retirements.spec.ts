@@ -273,6 +273,14 @@ test('the owner retires a request with receipts; finance marks the change return
   await expect(finance.getByTestId('retirement-review-panel')).toHaveCount(0);
 
   const secretary = await pageOf(browser, 'secretary@example.com');
+  // The next reviewer sees the cash confirmed, not a box to tick again.
+  await secretary.goto(`/dashboard/retirements/${id}`);
+  const confirmed = secretary.getByRole('checkbox', { name: 'Cash Returned (TZS 500,000)' });
+  await expect(confirmed).toBeChecked();
+  await expect(confirmed).toBeDisabled();
+  await expect(secretary.getByTestId('cash-returned-confirmed')).toHaveText(
+    'An earlier reviewer confirmed the cash came back.',
+  );
   await reviewRetirement(secretary, id, 'Accept');
 
   // The request is completed.

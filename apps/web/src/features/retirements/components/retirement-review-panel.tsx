@@ -25,6 +25,8 @@ export function RetirementReviewPanel({
   onReviewed,
 }: RetirementReviewPanelProps) {
   const [comments, setComments] = useState('');
+  // An earlier reviewer of this round confirmed the cash came back: shown so, not asked again.
+  const isConfirmed = retirement.is_funds_returned;
   const [isCashReturned, setIsCashReturned] = useState(false);
   const [decision, setDecision] = useState<RetirementDecision | null>(null);
   const review = useReviewRetirement({ onReviewed });
@@ -40,7 +42,7 @@ export function RetirementReviewPanel({
       review_id: reviewId,
       status,
       comments: comments.trim(),
-      is_funds_returned: hasLeftOver && isCashReturned,
+      is_funds_returned: hasLeftOver && (isCashReturned || isConfirmed),
     });
   }
 
@@ -68,14 +70,21 @@ export function RetirementReviewPanel({
           disabled={review.isPending}
         />
         {hasLeftOver ? (
-          <Checkbox
-            checked={isCashReturned}
-            onChange={(event) => setIsCashReturned(event.target.checked)}
-            disabled={review.isPending}
-            data-testid="cash-returned"
-          >
-            Cash Returned ({formatAmount(leftOver, retirement.amount_currency)})
-          </Checkbox>
+          <Flex vertical gap={2}>
+            <Checkbox
+              checked={isCashReturned || isConfirmed}
+              onChange={(event) => setIsCashReturned(event.target.checked)}
+              disabled={review.isPending || isConfirmed}
+              data-testid="cash-returned"
+            >
+              Cash Returned ({formatAmount(leftOver, retirement.amount_currency)})
+            </Checkbox>
+            {isConfirmed ? (
+              <Typography.Text type="secondary" data-testid="cash-returned-confirmed">
+                An earlier reviewer confirmed the cash came back.
+              </Typography.Text>
+            ) : null}
+          </Flex>
         ) : null}
         <Flex gap={12} wrap justify="flex-end">
           <Button
