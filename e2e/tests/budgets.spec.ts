@@ -417,6 +417,8 @@ test('an edit made on a budget someone else changed meanwhile is refused, shows 
   await signIn(page, finance);
   await page.goto(`/dashboard/edit-budget/${id}?code=8017`);
   await expect(page.getByLabel('Name')).toHaveValue('Versioned budget (e2e)');
+  // Joined before the other save: its welcome would otherwise catch the page up on it.
+  await expect(page.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
   await page.getByLabel('Amount').fill('700000');
 
   // Another officer raises the amount and renames the budget; this page does not hear of it.

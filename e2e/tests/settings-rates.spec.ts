@@ -124,6 +124,8 @@ test('a save made on rates someone else changed meanwhile is refused, shows thei
   const rates = page.getByTestId('exchange-rates-card');
   const usd = rates.getByLabel('1 USD in TZS');
   await expect(usd).not.toHaveValue('');
+  // Joined before the other save: its welcome would otherwise catch the page up on it.
+  await expect(page.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
   const shown = async (label: string) =>
     Number((await rates.getByLabel(label).inputValue()).replace(/,/g, ''));
   const [usdBefore, gbpBefore, chfBefore] = [
