@@ -226,24 +226,30 @@ test('a session the server ends says so on the sign-in page; one signed out here
   await expect(page.getByTestId('session-ended')).toHaveCount(0);
 });
 
-test("a gateway's 503 page neither signs the user out nor shows as markup", async ({ page }) => {
+test("a gateway's 503 or a proxy's 429 does not sign the user out, and an error page is not shown as markup", async ({
+  page,
+}) => {
   const gatewayPage =
     '<html><head><title>503 Service Temporarily Unavailable</title></head><body><center><h1>503 Service Temporarily Unavailable</h1></center><hr><center>nginx</center></body></html>';
   await signIn(page, 'finance@example.com');
 
   // The app starts while the server restarts behind its gateway: the session's check gets a 503,
   // which says nothing about the token, so the user stays signed in.
-  let refused = 0;
-  await page.route('**/api/v1/users/validate-token', async (route) => {
-    if (refused > 0) return route.continue();
-    refused += 1;
-    return route.fulfill({ status: 503, contentType: 'text/html', body: gatewayPage });
-  });
-  await page.reload();
-  await expect.poll(() => refused).toBe(1);
-  await expect(page.getByTestId('page-title')).toHaveText('Home');
-  await expect(page.getByTestId('session-ended')).toHaveCount(0);
-  expect(await page.evaluate(() => localStorage.getItem('token'))).not.toBeNull();
+  // So does a proxy's rate limit (429).
+  for (const status of [503, 429]) {
+    let refused = 0;
+    await page.route('**/api/v1/users/validate-token', async (route) => {
+      if (refused > 0) return route.continue();
+      refused += 1;
+      return route.fulfill({ status, contentType: 'text/html', body: gatewayPage });
+    });
+    await page.reload();
+    await expect.poll(() => refused).toBe(1);
+    await expect(page.getByTestId('page-title')).toHaveText('Home');
+    await expect(page.getByTestId('session-ended')).toHaveCount(0);
+    expect(await page.evaluate(() => localStorage.getItem('token'))).not.toBeNull();
+    await page.unroute('**/api/v1/users/validate-token');
+  }
 
   // A read answered with the gateway's page says so in words.
   await page.route('**/api/v1/budget/4001', (route) =>

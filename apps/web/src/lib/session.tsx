@@ -71,12 +71,16 @@ export function validateToken(): Promise<AuthResponse> {
   return apiRequest('users/validate-token', { schema: authResponse });
 }
 
+/** Answers that say nothing about the token: too many calls, or a timed-out request. */
+const notAboutTheToken = new Set([408, 429]);
+
 /**
  * Whether validating the token was refused (spec §4: a rejection logs out): the server answered
- * about it. A server error or a gateway's (5xx) says nothing about the token, like no answer.
+ * about it. A server error or a gateway's (5xx), a rate limit or a timeout says nothing about the
+ * token, like no answer.
  */
 function isRejection(error: unknown): boolean {
-  return error instanceof ApiError && error.status < 500;
+  return error instanceof ApiError && error.status < 500 && !notAboutTheToken.has(error.status);
 }
 
 /** The cold-start validation begun by `startColdStartValidation`, until SessionProvider takes it. */
