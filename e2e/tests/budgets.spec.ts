@@ -668,3 +668,50 @@ test('a budget list that failed to load says so without "No budgets found!", and
   await expect(tryAgain).toHaveCount(0);
   await expect(page.getByText('No budgets found!')).toHaveCount(0);
 });
+
+test('a refresh of an open Edit Budget that fails keeps the form and what was typed in it', async ({
+  page,
+}) => {
+  const token = await apiToken(page.request, finance);
+  const headers = { Authorization: `Bearer ${token}` };
+  const terms = {
+    department: 'all',
+    amount_currency: 'tzs',
+    code: 18,
+    meta_data: ['stem kits', 'hq'],
+  };
+  const created = await page.request.post('/api/v1/budget', {
+    headers,
+    data: { name: 'Kept form budget (e2e)', amount: 500_000, ...terms },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = ((await created.json()) as { data: { id: string } }).data;
+
+  await signIn(page, finance);
+  await page.goto(`/dashboard/edit-budget/${id}?code=8018`);
+  await expect(page.getByLabel('Name')).toHaveValue('Kept form budget (e2e)');
+  await expect(page.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
+  await page.getByLabel('Description').fill('Typed while the server was failing');
+
+  // Another officer's save makes the page read the budget again, while the server fails it.
+  let failed = 0;
+  await page.route('**/api/v1/budget/8018', (route) => {
+    failed += 1;
+    return route.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: 'Something went wrong on our side.' }),
+    });
+  });
+  const other = await page.request.put('/api/v1/budget', {
+    headers,
+    data: { id, name: 'Renamed meanwhile (e2e)', amount: 600_000, ...terms },
+  });
+  expect(other.status(), await other.text()).toBe(200);
+  // The read and its two retries all failed.
+  await expect.poll(() => failed, { timeout: 15_000 }).toBe(3);
+  await page.waitForTimeout(500);
+  await expect(page.getByText('The budget could not be loaded')).toHaveCount(0);
+  await expect(page.getByLabel('Description')).toHaveValue('Typed while the server was failing');
+  await expect(page.getByLabel('Name')).toHaveValue('Kept form budget (e2e)');
+});

@@ -1,5 +1,5 @@
 import { onlineManager, QueryClient, type Query } from '@tanstack/react-query';
-import { ApiError } from './api-client.ts';
+import { ApiError, isApiError } from './api-client.ts';
 
 /**
  * The app's query client: answers from the server (4xx) are final, network hiccups retry twice.
@@ -51,4 +51,13 @@ function followTheNetwork(queryClient: QueryClient): void {
       .cancelQueries(filters)
       .then(() => queryClient.refetchQueries(filters, { cancelRefetch: true }));
   });
+}
+
+/**
+ * Whether a page shows its load failure in place of its record: nothing has loaded yet, or the
+ * server says the record is gone or no longer visible (400, 403, 404). A refresh that merely failed
+ * (offline, a server error) keeps the record on screen, and whatever was typed in a form there.
+ */
+export function isLoadLost(query: { data: unknown; error: unknown }): boolean {
+  return query.data === undefined || isApiError(query.error, 400, 403, 404);
 }

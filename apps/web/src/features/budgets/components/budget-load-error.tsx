@@ -4,7 +4,7 @@ import { TryAgainButton } from '../../../components/load-error.tsx';
 import { isApiError } from '../../../lib/api-client.ts';
 import { paths } from '../../../paths.ts';
 
-type BudgetLoadErrorProps = { error: Error; onRetry: () => Promise<unknown> };
+type BudgetLoadErrorProps = { error: Error | null; onRetry: () => Promise<unknown> };
 
 /** A budget that could not be loaded: not found (or not visible), or a failure to retry. */
 export function BudgetLoadError({ error, onRetry }: BudgetLoadErrorProps) {
@@ -14,7 +14,7 @@ export function BudgetLoadError({ error, onRetry }: BudgetLoadErrorProps) {
     <Result
       status={isMissing ? '404' : 'error'}
       title={isMissing ? 'Budget not found' : 'The budget could not be loaded'}
-      subTitle={error.message}
+      subTitle={error?.message}
       extra={[
         isMissing ? null : <TryAgainButton key="retry" onRetry={onRetry} />,
         <Button

@@ -19,6 +19,7 @@ import { budgetDepartmentLabel } from '../utils/labels.ts';
 import { editBudgetHref } from '../utils/navigation.ts';
 import { ObjectHistoryCard } from '../../../components/history/object-history-card.tsx';
 import { downloadFailed } from '../../../lib/api-download.ts';
+import { isLoadLost } from '../../../lib/query-client.ts';
 
 /**
  * Route /dashboard/budget/{code} (spec §2, Budget detail): the budget, its panels, its history and
@@ -36,7 +37,7 @@ export function BudgetDetailPage() {
   const cardSize = isMobile ? 'small' : 'medium';
 
   if (budget.isPending) return <PageLoader label="Loading budget…" />;
-  if (budget.isError) {
+  if (!budget.data || isLoadLost(budget)) {
     return <BudgetLoadError error={budget.error} onRetry={() => budget.refetch()} />;
   }
   const data = budget.data;

@@ -17,6 +17,7 @@ import { BudgetStatusTag } from '../components/budget-status-tag.tsx';
 import { FinanceOnly } from '../components/finance-only.tsx';
 import { PageLoader } from '../components/page-loader.tsx';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
+import { isLoadLost } from '../../../lib/query-client.ts';
 
 /** The form prefilled from the loaded budget (spec §2). */
 function formValuesOf(budget: BudgetDetail): BudgetFormValues {
@@ -198,7 +199,7 @@ function EditBudget() {
   }
   if (budget.isPending) return <PageLoader label="Loading budget…" />;
   // A refresh that failed keeps the form (and what was typed in it) on the budget already loaded.
-  if (!budget.data) {
+  if (!budget.data || isLoadLost(budget)) {
     return <BudgetLoadError error={budget.error} onRetry={() => budget.refetch()} />;
   }
   const { data, version } = budget.data;

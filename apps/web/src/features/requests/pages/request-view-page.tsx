@@ -31,6 +31,7 @@ import { ReviewerCard } from '../../../components/reviewer-card.tsx';
 import { VersionSelector } from '../components/version-selector.tsx';
 import '../components/request-view.css';
 import { ObjectHistoryCard } from '../../../components/history/object-history-card.tsx';
+import { isLoadLost } from '../../../lib/query-client.ts';
 
 type Outcome = 'reviewed' | 'retirement-requested' | null;
 
@@ -61,7 +62,7 @@ function RequestView({ id }: { id: string }) {
     );
   }
 
-  if (query.isError || !request) {
+  if (!request || isLoadLost(query)) {
     return (
       <RequestLoadError
         error={query.error}

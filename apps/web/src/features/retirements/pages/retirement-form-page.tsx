@@ -26,6 +26,7 @@ import { RetirementReviewPanel } from '../components/retirement-review-panel.tsx
 import { RetirementReviews } from '../components/retirement-reviews.tsx';
 import { RetirementStatusTag } from '../components/retirement-status-tag.tsx';
 import { RetirementWarningBanner } from '../components/retirement-warning-banner.tsx';
+import { isLoadLost } from '../../../lib/query-client.ts';
 
 type Outcome = 'submitted' | 'reviewed' | null;
 
@@ -64,7 +65,8 @@ function RetirementFormView({ requestId }: { requestId: string }) {
     );
   }
 
-  if (query.isError || !request) {
+  // A refresh that failed keeps the form, and what was typed in it, on the retirement loaded.
+  if (!request || isLoadLost(query)) {
     return (
       <RequestLoadError
         error={query.error}
