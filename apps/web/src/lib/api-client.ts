@@ -83,6 +83,13 @@ function readSignal(signal: AbortSignal | undefined): AbortSignal | undefined {
   return signal ? AbortSignal.any([signal, limit]) : limit;
 }
 
+/** A read's time limit in words; any other failure as it is. */
+function inWords(error: unknown): unknown {
+  return error instanceof DOMException && error.name === 'TimeoutError'
+    ? new Error(slowReadMessage, { cause: error })
+    : error;
+}
+
 /** Shown when no answer came at all: a read can simply be tried again. */
 const unreachableMessage = 'The server could not be reached. Check your connection and try again.';
 /** Shown when a write got no answer: it may have been made, and sending it again is safe. */
@@ -254,10 +261,7 @@ async function apiCall<T>(
     if (error instanceof TypeError && !options.signal?.aborted) {
       throw new Error(key ? unansweredWriteMessage : unreachableMessage, { cause: error });
     }
-    if (error instanceof DOMException && error.name === 'TimeoutError') {
-      throw new Error(slowReadMessage, { cause: error });
-    }
-    throw error;
+    throw inWords(error);
   }
   if (key) {
     if (response.status >= 500 || response.status === 409) {
@@ -265,7 +269,13 @@ async function apiCall<T>(
     } else unansweredKeys.delete(write);
   }
 
-  const text = response.status === 204 ? '' : await response.text();
+  // The time limit runs on while the answer's body arrives.
+  const text =
+    response.status === 204
+      ? ''
+      : await response.text().catch((error: unknown) => {
+          throw inWords(error);
+        });
   if (!okStatuses.has(response.status)) {
     // A token replaced meanwhile (a password change hands out a new one) is not the session's end.
     if (response.status === 401 && token) {
