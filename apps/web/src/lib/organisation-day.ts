@@ -1,6 +1,5 @@
 import { defaultOrgTimezone } from '@imprest/domain/constants.ts';
 import { todayIn } from '@imprest/domain/days.ts';
-import dayjs, { type Dayjs } from 'dayjs';
 
 /**
  * The organisation's time zone, as the server answered it with the session (`time_zone`); its
@@ -27,9 +26,4 @@ export function organisationZone(): string {
 /** Today in the organisation's calendar, `YYYY-MM-DD`. */
 export function organisationToday(): string {
   return todayIn(organisationTimeZone);
-}
-
-/** Today in the organisation's calendar as a day of the date pickers (its start, here). */
-export function organisationTodayDate(): Dayjs {
-  return dayjs(organisationToday());
 }

@@ -6,7 +6,7 @@ import {
 } from '@imprest/domain/enums.ts';
 import dayjs from 'dayjs';
 import { z } from 'zod';
-import { organisationTodayDate } from '../../../lib/organisation-day.ts';
+import { organisationTodayDate } from '../../../lib/organisation-date.ts';
 import type { RequestFormValues } from './request-form.tsx';
 
 /** What the request form keeps of its input across a session the server ends (lib/kept-drafts). */

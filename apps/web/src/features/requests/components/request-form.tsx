@@ -33,7 +33,7 @@ import { useResubmitRequest } from '../api/resubmit-request.ts';
 import { useSubmitRequest, type SubmitRequestBody } from '../api/submit-request.ts';
 import { BudgetCodeSelect } from './budget-code-select.tsx';
 import { fieldLabels, modeLabel, modesOf, modeText, supplierLabel } from './request-fields.ts';
-import { organisationTodayDate } from '../../../lib/organisation-day.ts';
+import { organisationTodayDate } from '../../../lib/organisation-date.ts';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 import { useKeptDraft } from '../../../lib/kept-drafts.ts';
 import { RestoredDraftNotice } from '../../../components/restored-draft-notice.tsx';

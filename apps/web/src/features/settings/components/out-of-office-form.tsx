@@ -13,7 +13,7 @@ import { useCurrentUser } from '../../../lib/session.tsx';
 import { useCreateDelegation } from '../api/create-delegation.ts';
 import { useDelegationCandidates } from '../api/get-delegation-candidates.ts';
 import { personText } from './delegations-parts.tsx';
-import { organisationTodayDate } from '../../../lib/organisation-day.ts';
+import { organisationTodayDate } from '../../../lib/organisation-date.ts';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 
 type OutOfOfficeValues = {
