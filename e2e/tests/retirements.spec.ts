@@ -535,6 +535,67 @@ test('Submit Retirement pressed twice sends the retirement once and says it work
   expect(answers).toEqual([200]);
 });
 
+test('what was typed in a retirement, receipts included, outlives a session the server ends and is submitted', async ({
+  page,
+  request,
+}) => {
+  const { id } = await retirementAwaitingOwner(request, { amount_requested: 905_000 });
+  await page.setViewportSize(phone);
+  await signIn(page, 'staff@example.com');
+  await page.goto(`/dashboard/retirements/${id}`);
+  const form = page.getByTestId('retirement-form');
+  await form.getByLabel('Total Amount Spent').fill('804500');
+  await form.getByLabel('Comments').fill('Typed before the session ran out');
+  const area = page.getByTestId('file-upload-area');
+  await area
+    .locator('input[type="file"]')
+    .setInputFiles([
+      { name: 'kept-receipt.pdf', mimeType: 'application/pdf', buffer: minimalPdf() },
+    ]);
+  await expect(area.getByTestId('file-chip')).toHaveCount(1);
+  await expect(area.locator('[aria-busy="true"]')).toHaveCount(0);
+
+  // The session ends on the server (its 7 days ran out, or a password changed elsewhere).
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const out = await request.post('/api/v1/users/logout', {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(out.status()).toBeLessThan(300);
+  await expect(page).toHaveURL(new RegExp(`/\\?next=%2Fdashboard%2Fretirements%2F${id}$`), {
+    timeout: 15_000,
+  });
+  await page.getByLabel('Email').fill('staff@example.com');
+  await page.getByLabel('Password').fill('Imprest#2026');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/retirements/${id}$`));
+
+  await expect(form.getByTestId('draft-restored')).toHaveText(
+    'What you typed before your session ended is back. Check it, then submit.',
+  );
+  await expect(form.getByLabel('Total Amount Spent')).toHaveValue('804,500');
+  await expect(form.getByLabel('Comments')).toHaveValue('Typed before the session ran out');
+  await expect(area.getByTestId('file-chip')).toHaveCount(1);
+  await expect(area.getByTestId('file-chip')).toContainText('kept-receipt.pdf');
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'retirement-draft-restored-375');
+
+  // What was put back is what goes to the server: the amount, the comments and the receipt.
+  await page.getByRole('button', { name: 'Submit Retirement' }).click();
+  await expect(page.getByText(texts.submitted, { exact: true })).toBeVisible();
+  const stored = await request.get(`/api/v1/requests/request/${id}`, {
+    headers: { Authorization: `Bearer ${await apiToken(request, 'staff@example.com')}` },
+  });
+  const view = (await stored.json()) as {
+    current_retirement: { amount_spent: number; comments: string; files: unknown[] } | null;
+  };
+  expect(view.current_retirement).toMatchObject({
+    amount_spent: 804_500,
+    comments: 'Typed before the session ran out',
+  });
+  expect(JSON.stringify(view.current_retirement)).toContain('kept-receipt.pdf');
+  expect(await page.evaluate(() => sessionStorage.getItem('imprest.kept-drafts'))).toBeNull();
+});
+
 test('a receipt removed with the keyboard leaves the focus on the next one, then on the drop area', async ({
   page,
   request,
