@@ -8,6 +8,7 @@ import {
   chooseFromUserMenu,
   createRequest,
   desktop,
+  endSessionAndSignInAgain,
   expectNoSidewaysScroll,
   expectOnLastPage,
   expectUnclipped,
@@ -238,22 +239,7 @@ test('what was typed in a new request outlives a session the server ends, for it
   await form.getByLabel('Amount Required').fill('432100');
 
   // The session ends on the server (its 7 days ran out, or a password changed elsewhere).
-  const endSession = async () => {
-    const token = await page.evaluate(() => localStorage.getItem('token'));
-    const out = await request.post('/api/v1/users/logout', {
-      headers: { Authorization: `Bearer ${token}` },
-    });
-    expect(out.status()).toBeLessThan(300);
-    await expect(page).toHaveURL(/\/\?next=%2Fdashboard%2Fnew-requests$/, { timeout: 15_000 });
-  };
-  const signInHere = async (email: string) => {
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill('Imprest#2026');
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await expect(page).toHaveURL(/\/dashboard\/new-requests$/);
-  };
-  await endSession();
-  await signInHere('custodian@example.com');
+  await endSessionAndSignInAgain(page, request, 'custodian@example.com');
   await expect(form.getByTestId('draft-restored')).toHaveText(
     'What you typed before your session ended is back. Check it, then submit.',
   );
@@ -269,8 +255,7 @@ test('what was typed in a new request outlives a session the server ends, for it
   await shot(page, 'request-draft-restored-375');
 
   // Ended again, and someone else signs in on this tab: they never see the custodian's input.
-  await endSession();
-  await signInHere('staff@example.com');
+  await endSessionAndSignInAgain(page, request, 'staff@example.com');
   await expect(form.getByLabel('Name of Transporter')).toHaveCount(0);
   await expect(form.getByLabel('Expenditure Justification')).toHaveValue('');
   await expect(form.getByTestId('draft-restored')).toHaveCount(0);

@@ -7,6 +7,7 @@ import {
   chooseFromUserMenu,
   createRequest,
   desktop,
+  endSessionAndSignInAgain,
   expectNoSidewaysScroll,
   expectUnclipped,
   failCalls,
@@ -556,18 +557,7 @@ test('what was typed in a retirement, receipts included, outlives a session the 
   await expect(area.locator('[aria-busy="true"]')).toHaveCount(0);
 
   // The session ends on the server (its 7 days ran out, or a password changed elsewhere).
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  const out = await request.post('/api/v1/users/logout', {
-    headers: { Authorization: `Bearer ${token}` },
-  });
-  expect(out.status()).toBeLessThan(300);
-  await expect(page).toHaveURL(new RegExp(`/\\?next=%2Fdashboard%2Fretirements%2F${id}$`), {
-    timeout: 15_000,
-  });
-  await page.getByLabel('Email').fill('staff@example.com');
-  await page.getByLabel('Password').fill('Imprest#2026');
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page).toHaveURL(new RegExp(`/dashboard/retirements/${id}$`));
+  await endSessionAndSignInAgain(page, request, 'staff@example.com');
 
   await expect(form.getByTestId('draft-restored')).toHaveText(
     'What you typed before your session ended is back. Check it, then submit.',

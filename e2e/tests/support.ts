@@ -67,6 +67,29 @@ export async function signIn(page: Page, email: string, password = demoPassword)
 }
 
 /**
+ * The server ends the page's session (as when its 7 days run out or a password changes elsewhere);
+ * the page goes to the sign-in page, whose `next` is where it was. Then `email` signs in there
+ * and is sent back to that page.
+ */
+export async function endSessionAndSignInAgain(
+  page: Page,
+  request: APIRequestContext,
+  email: string,
+): Promise<void> {
+  const where = new URL(page.url()).pathname;
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const out = await request.post('/api/v1/users/logout', {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(out.status()).toBeLessThan(300);
+  await expect(page).toHaveURL(`/?next=${encodeURIComponent(where)}`, { timeout: 15_000 });
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(demoPassword);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(where);
+}
+
+/**
  * Saves a screenshot under .tmp/screenshots for a person to look at: the whole page, or the
  * viewport when Chromium's capture beyond the viewport stalls (CI once waited out a test's two
  * minutes on it, at 375 px, on a page whose assertions had all passed). A page that cannot be
