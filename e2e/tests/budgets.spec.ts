@@ -715,3 +715,50 @@ test('a refresh of an open Edit Budget that fails keeps the form and what was ty
   await expect(page.getByLabel('Description')).toHaveValue('Typed while the server was failing');
   await expect(page.getByLabel('Name')).toHaveValue('Kept form budget (e2e)');
 });
+
+test('the Remaining Balance panel says 100% committed only once nothing is left to request', async ({
+  page,
+}) => {
+  const headers = { Authorization: `Bearer ${await apiToken(page.request, finance)}` };
+  const created = await page.request.post('/api/v1/budget', {
+    headers,
+    data: {
+      name: 'Nearly committed (e2e)',
+      amount: 1_000_000,
+      department: 'all',
+      amount_currency: 'tzs',
+      code: 19,
+      meta_data: ['stem kits', 'hq'],
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const staffHeaders = { Authorization: `Bearer ${await apiToken(page.request, staff)}` };
+  const requestFor = async (amount: number) => {
+    const submitted = await page.request.post('/api/v1/requests', {
+      headers: staffHeaders,
+      data: {
+        amount_requested: amount,
+        purpose: 'pettyCash',
+        expenditure_date: todayIn('Africa/Dar_es_Salaam'),
+        expenditure_justification: 'Markers and flip charts (e2e)',
+        budget_code: '8019',
+      },
+    });
+    expect(submitted.status(), await submitted.text()).toBe(201);
+  };
+  // 996,000 of 1,000,000 held: 99.6 %, yet 4,000 can still be requested.
+  await requestFor(996_000);
+  await signIn(page, finance);
+  await page.goto('/dashboard/budget/8019');
+  const panel = page.getByTestId('panel-balance');
+  await expect(panel).toContainText('TZS 4,000');
+  await expect(panel).toContainText('TZS 996,000 committed (99%)');
+  await expect(panel.getByRole('progressbar')).toHaveAttribute('aria-label', '99% committed');
+  await expect(panel.locator('.ant-progress-status-exception')).toHaveCount(0);
+
+  // The last 4,000 requested: now it is used up.
+  await requestFor(4_000);
+  await page.reload();
+  await expect(panel).toContainText('TZS 1,000,000 committed (100%)');
+  await expect(panel.locator('.ant-progress-status-exception')).toHaveCount(1);
+});

@@ -171,3 +171,21 @@ test('a save made on rates someone else changed meanwhile is refused, shows thei
   await expect(clash).toHaveCount(0);
   expect(await storedUsd()).toBe(usdHere);
 });
+
+test('Rate changes shows a rate with every decimal it was saved with', async ({ page }) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, finance);
+  await page.goto('/dashboard/settings');
+  const rates = page.getByTestId('exchange-rates-card');
+  await expect(rates.getByLabel('1 GBP in TZS')).not.toHaveValue('');
+  // Rates keep six decimals (docs/decisions/0013): the list is the record of who set what.
+  await rates.getByLabel('1 GBP in TZS').fill('3456.125');
+  await rates.getByRole('button', { name: 'Save Rates' }).click();
+  await expect(page.getByText('Exchange rates saved')).toBeVisible();
+  const newest = page
+    .getByTestId('exchange-rate-changes')
+    .locator('tbody tr.ant-table-row')
+    .first();
+  await expect(newest).toContainText('GBP');
+  await expect(newest).toContainText('→ 3,456.125');
+});

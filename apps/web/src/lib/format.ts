@@ -2,6 +2,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import localizedFormat from 'dayjs/plugin/localizedFormat';
 import './dayjs-locale.ts';
 import { organisationZone } from './organisation-day.ts';
+import { exchangeRateDecimals } from '@imprest/domain/exchange-rates.ts';
 
 dayjs.extend(localizedFormat);
 
@@ -10,6 +11,13 @@ const numberFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 }
 /** A number with thousands separators (spec §9). */
 export function formatNumber(value: number): string {
   return numberFormat.format(value);
+}
+
+const rateFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: exchangeRateDecimals });
+
+/** An exchange rate with thousands separators and every decimal it keeps (docs/decisions/0013). */
+export function formatRate(value: number): string {
+  return rateFormat.format(value);
 }
 
 /** An amount with its currency code, e.g. `TZS 1,500,000`. */

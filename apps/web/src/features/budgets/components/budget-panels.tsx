@@ -20,13 +20,22 @@ function Panel({ title, children, testId }: PanelProps) {
 type BudgetPanelsProps = { budget: BudgetDetail };
 
 /**
+ * The share of the amount that requests hold, in whole percent, rounded so that it never says
+ * more or less than is so: 100 only once nothing is left to request, 0 only while nothing is held.
+ */
+function committedPercent({ amount, committed, available }: BudgetDetail): number {
+  if (amount <= 0 || available <= 0) return amount > 0 || available < 0 ? 100 : 0;
+  const percent = Math.round((committed / amount) * 100);
+  return Math.min(99, Math.max(committed > 0 ? 1 : 0, percent));
+}
+
+/**
  * Budget Amount, Remaining Balance (amount minus what requests hold: `available`), Expense
  * category and Branch (spec §2); two a row on phones, four on desktops.
  */
 export function BudgetPanels({ budget }: BudgetPanelsProps) {
   const [category, branch] = budget.meta_data;
-  const usedPercent =
-    budget.amount > 0 ? Math.min(100, Math.round((budget.committed / budget.amount) * 100)) : 0;
+  const usedPercent = committedPercent(budget);
 
   return (
     <Row gutter={[12, 12]}>
@@ -44,7 +53,7 @@ export function BudgetPanels({ budget }: BudgetPanelsProps) {
             percent={usedPercent}
             size="small"
             showInfo={false}
-            status={usedPercent >= 100 ? 'exception' : 'normal'}
+            status={budget.available > 0 ? 'normal' : 'exception'}
             aria-label={`${usedPercent}% committed`}
           />
           <Typography.Text type="secondary" style={{ fontSize: 12, fontWeight: 400 }}>

@@ -12,6 +12,7 @@ import {
   type TaxMode,
 } from '@imprest/domain/enums.ts';
 import { messages } from '@imprest/domain/messages.ts';
+import { maxAmount, positiveAmount } from '@imprest/domain/money.ts';
 import { Alert, Button, Col, DatePicker, Flex, Form, Input, Row, Select, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
@@ -174,7 +175,10 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
   const currency = Form.useWatch('currency', form);
   const budgetCode = Form.useWatch('budgetCode', form);
   const amount = amountOf(Form.useWatch('amountRequired', form));
-  const checkedAmount = useDebouncedValue(amount, balanceCheckDelayMs);
+  // An amount above the money cap is more than any code holds, and the server's check refuses it:
+  // the code's available amount, checked without one, is what it is compared with.
+  const amountToCheck = amount !== null && amount > maxAmount ? null : amount;
+  const checkedAmount = useDebouncedValue(amountToCheck, balanceCheckDelayMs);
   const balance = useBudgetBalance(budgetCode, checkedAmount);
 
   const modes = modesOf(purpose);
@@ -182,16 +186,17 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
   const selectedBudget = budgetCode ? balance.data : undefined;
 
   // Spec §5: compare with the chosen code's available amount as soon as it is known; the
-  // typed amount is compared at once, while its own check is still on the way.
+  // typed amount is compared at once, while its own check is still on the way. The currency comes
+  // first, as on the server: an amount in another currency says nothing against the code's.
   let budgetProblem: string | null = null;
   if (budgetCode && balance.data) {
-    if (amount !== null && amount > balance.data.available) {
-      budgetProblem = messages.amountExceedsBalance;
-    } else if (currency && currency !== balance.data.currency) {
+    if (currency && currency !== balance.data.currency) {
       budgetProblem = messages.currencyDiffers;
+    } else if (amount !== null && amount > balance.data.available) {
+      budgetProblem = messages.amountExceedsBalance;
     }
   }
-  const isChecking = Boolean(budgetCode) && (balance.isFetching || checkedAmount !== amount);
+  const isChecking = Boolean(budgetCode) && (balance.isFetching || checkedAmount !== amountToCheck);
   // Submit pressed while the amount's check is on its way waits for the answer, then sends the
   // form as it is then, unless the answer shows a problem. Submit used to be disabled meanwhile
   // (400 ms after each keystroke, and the call), and a click right after typing was lost.
@@ -348,9 +353,11 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
               { required: true, message: 'Enter the amount required' },
               {
                 validator: async (_rule, value: string | undefined) => {
+                  // The server's rule for an amount (more than zero, at most the money cap).
                   const typed = amountOf(value);
-                  if (typed !== null && typed <= 0)
-                    throw new Error('Amount must be greater than zero');
+                  const checked = typed === null ? null : positiveAmount.safeParse(typed);
+                  if (checked && !checked.success)
+                    throw new Error(checked.error.issues[0]?.message);
                 },
               },
             ]}

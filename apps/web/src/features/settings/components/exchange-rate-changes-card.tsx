@@ -1,7 +1,7 @@
 import type { ExchangeRateChangeResponse } from '@imprest/domain/api/settings.ts';
 import { defaultExchangeRates } from '@imprest/domain/exchange-rates.ts';
 import { Alert, Card, Table, Typography, type TableColumnsType } from 'antd';
-import { formatDateTime, formatNumber } from '../../../lib/format.ts';
+import { formatDateTime, formatRate } from '../../../lib/format.ts';
 import { tablePagination } from '../../../lib/pagination.ts';
 import { currencyLabel } from '../../../lib/request-labels.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
@@ -11,8 +11,8 @@ import { useExchangeRateChanges } from '../api/get-exchange-rate-changes.ts';
 /** The rate before a change; the default while none had been saved. */
 function oldRateText(change: ExchangeRateChangeResponse): string {
   return change.old_rate === null
-    ? `${formatNumber(defaultExchangeRates[change.currency])} (default)`
-    : formatNumber(change.old_rate);
+    ? `${formatRate(defaultExchangeRates[change.currency])} (default)`
+    : formatRate(change.old_rate);
 }
 
 function RateChange({ change }: { change: ExchangeRateChangeResponse }) {
@@ -20,7 +20,7 @@ function RateChange({ change }: { change: ExchangeRateChangeResponse }) {
     <span style={{ whiteSpace: 'nowrap' }}>
       <Typography.Text type="secondary">{oldRateText(change)}</Typography.Text>
       {' → '}
-      <Typography.Text strong>{formatNumber(change.new_rate)}</Typography.Text>
+      <Typography.Text strong>{formatRate(change.new_rate)}</Typography.Text>
     </span>
   );
 }

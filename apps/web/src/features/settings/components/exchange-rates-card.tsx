@@ -7,7 +7,7 @@ import {
   type ExchangeRates,
 } from '@imprest/domain/exchange-rates.ts';
 import { Alert, App, Button, Card, Col, Form, InputNumber, Row, Skeleton, Typography } from 'antd';
-import { formatNumber } from '../../../lib/format.ts';
+import { formatNumber, formatRate } from '../../../lib/format.ts';
 import { useFormFollows } from '../../../lib/use-form-follows.ts';
 import { currencyLabel } from '../../../lib/request-labels.ts';
 import { zodRule } from '../../../lib/zod-rule.ts';
@@ -91,7 +91,7 @@ function RatesForm({ rates, version }: RatesFormProps) {
                 .filter((currency) => currency in clashes)
                 .map((currency) => (
                   <div key={currency}>
-                    1 {currencyLabel(currency)} is now {formatNumber(clashes[currency] ?? 0)}{' '}
+                    1 {currencyLabel(currency)} is now {formatRate(clashes[currency] ?? 0)}{' '}
                     {currencyLabel(rates.base)}. Save Rates replaces it with yours.
                   </div>
                 ))}
