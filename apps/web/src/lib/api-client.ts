@@ -142,6 +142,12 @@ async function fetchWithRetries(
 
 let handleUnauthorized: (() => void) | null = null;
 
+/**
+ * The Web Lock a token renewal holds across the browser's tabs (none where the browser offers no
+ * Web Locks, such as a page served over plain HTTP to another host: then only this tab waits).
+ */
+const renewalLock = 'imprest.token-renewal';
+
 /** Calls under way that hand this session a new token (a password change ends the old one). */
 const tokenRenewals = new Set<Promise<unknown>>();
 
@@ -151,7 +157,10 @@ const tokenRenewals = new Set<Promise<unknown>>();
  * for it and is then judged against the newest token, so the renewal is never taken for the end.
  */
 export function renewingToken<T>(call: () => Promise<T>): Promise<T> {
-  const pending = call();
+  // The browser's other tabs share the token (local storage): they wait for the renewal too.
+  const pending: Promise<T> = navigator.locks
+    ? navigator.locks.request(renewalLock, call).then((answer) => answer)
+    : call();
   tokenRenewals.add(pending);
   pending.then(
     () => tokenRenewals.delete(pending),
@@ -160,9 +169,12 @@ export function renewingToken<T>(call: () => Promise<T>): Promise<T> {
   return pending;
 }
 
-/** Resolves once no call that renews the token is under way. */
+/** Resolves once no call that renews the token is under way, in this tab or another. */
 export async function tokenRenewalsSettled(): Promise<void> {
   while (tokenRenewals.size > 0) await Promise.allSettled([...tokenRenewals]);
+  // A renewal in another tab holds the lock from before its call is sent until its token is
+  // stored; the server closes this tab's socket, or refuses the old token, only in between.
+  await navigator.locks?.request(renewalLock, { mode: 'shared' }, () => undefined);
 }
 
 /** Called when a request that carried the current token gets 401: the session is over (spec §7). */

@@ -29,12 +29,14 @@ import { storageKeys } from './storage-keys.ts';
 import {
   clearSession,
   readMode,
+  readSessionEnd,
   readToken,
   readUser,
   writeMode,
   writeSession,
   type Mode,
 } from './storage.ts';
+import { paths } from '../paths.ts';
 
 /** Token validation states of spec §4 (`idle`: nobody signed in, nothing to validate). */
 export type SessionStatus = 'idle' | 'pending' | 'fulfilled' | 'rejected';
@@ -84,7 +86,7 @@ function isRejection(error: unknown): boolean {
 }
 
 /** The cold-start validation begun by `startColdStartValidation`, until SessionProvider takes it. */
-let coldStart: Promise<AuthResponse> | null = null;
+let coldStart: { answer: Promise<AuthResponse>; token: string } | null = null;
 
 /**
  * Starts validating a stored token as the app starts (main.tsx), while the first page's code is
@@ -92,29 +94,40 @@ let coldStart: Promise<AuthResponse> | null = null;
  * SessionProvider takes up the answer; the full-screen loader shows until then (spec §4).
  */
 export function startColdStartValidation(): void {
-  if (!readToken()) return;
-  coldStart = validateToken();
+  const token = readToken();
+  if (!token) return;
+  coldStart = { answer: validateToken(), token };
   // Handled where SessionProvider awaits it; not an unhandled rejection meanwhile.
-  coldStart.catch(() => undefined);
+  coldStart.answer.catch(() => undefined);
 }
 
 /**
  * Holds the signed-in user. At cold start a stored token is validated behind a full-screen loader;
  * a rejection logs out and goes to / (spec §4). Must sit inside the router.
+ *
+ * The browser's tabs share one session, the token and the user in local storage (spec §3, §9),
+ * and each tab follows it: signed out or ended in one tab, it ends the same way in the others;
+ * signed in as someone in one tab, the others show that person (never one user while their calls
+ * act as another). An answer about a token that another tab has since replaced changes nothing.
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [state, setState] = useState<SessionState>(initialState);
   const [storedMode, setStoredMode] = useState<Mode>(readMode);
+  // The state as last drawn, for what answers and other tabs' changes decide after it.
+  const stateRef = useRef(state);
+  useEffect(() => {
+    stateRef.current = state;
+  }, [state]);
 
   const endSession = useCallback(
     (status: SessionStatus) => {
       // The server ended it: what is typed on screen is kept for the same user's return; signed
-      // out on purpose, nothing is.
-      if (status === 'rejected') keepDrafts(readUser()?.id);
+      // out on purpose, nothing is. (The stored user may be gone already: another tab ended it.)
+      if (status === 'rejected') keepDrafts(stateRef.current.user?.id ?? readUser()?.id);
       else forgetDrafts();
-      clearSession();
+      clearSession(status === 'rejected' ? 'ended' : 'signed-out');
       setStoredMode('staff');
       const hasSignedOut = status === 'idle';
       setState({ user: null, status, hasSignedOut });
@@ -149,19 +162,60 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     );
   }, []);
 
+  /**
+   * Follows the session stored for the browser, which another tab may have ended or replaced:
+   * ends this tab's the way it ended there, or shows the user signed in there. A renewed token of
+   * the same user changes nothing here.
+   */
+  const followStoredSession = useCallback(() => {
+    const { user: shown, status } = stateRef.current;
+    const stored = readToken() ? readUser() : null;
+    if (!stored) {
+      if (status === 'pending' || status === 'fulfilled') {
+        endSession(readSessionEnd() === 'ended' ? 'rejected' : 'idle');
+      }
+      return;
+    }
+    if (status === 'fulfilled' && shown?.id === stored.id) return;
+    // Someone else's kept input is never shown to this user.
+    forgetDrafts(stored.id);
+    const isAnotherUser = shown !== null && shown.id !== stored.id;
+    if (isAnotherUser) {
+      queryClient.clear();
+      setStoredMode(readMode());
+    }
+    setState({ user: stored, status: 'fulfilled', hasSignedOut: false });
+    // The page open here was the previous user's, which the new one may not see.
+    if (isAnotherUser && status === 'fulfilled') {
+      void navigate(paths.dashboard.home.getHref(), { replace: true });
+    }
+  }, [endSession, navigate, queryClient]);
+
   const revalidate = useCallback(
-    async (pending?: Promise<AuthResponse>) => {
+    async (pending?: { answer: Promise<AuthResponse>; token: string }) => {
+      const sent = pending ? pending.token : readToken();
       try {
-        const auth = await (pending ?? validateToken());
+        const auth = await (pending ? pending.answer : validateToken());
         // Signed out while the check was on its way (Log Out right after the socket connected):
         // its answer is about a session that is over and must not sign the user in again.
         if (!readToken()) return;
+        // Another tab replaced the token meanwhile (signed in, or renewed it): what it stored is
+        // newer than this answer.
+        if (readToken() !== sent) {
+          followStoredSession();
+          return;
+        }
         // At cold start this swaps the loader for the whole signed-in page: a transition, so that
         // React draws it in slices that leave the main thread free (issue 13: Home's Total
         // Blocking Time) rather than in one task of a second or more on a phone.
         startTransition(() => signIn(auth));
       } catch (error) {
         if (!readToken()) return;
+        // A refusal of a token another tab has since replaced says nothing about the new one.
+        if (readToken() !== sent) {
+          followStoredSession();
+          return;
+        }
         if (isRejection(error)) {
           endSession('rejected');
           return;
@@ -175,7 +229,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         } else endSession('rejected');
       }
     },
-    [endSession, signIn],
+    [endSession, followStoredSession, signIn],
   );
 
   const hasStarted = useRef(false);
@@ -192,15 +246,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => setUnauthorizedHandler(null);
   }, [endSession]);
 
-  // Signing out in another tab signs out here too.
+  // Another tab signed out, signed in, or the server ended the session there.
   useEffect(() => {
     function handleStorage(event: StorageEvent) {
-      const isSignedIn = state.status === 'pending' || state.status === 'fulfilled';
-      if (event.key === storageKeys.token && !event.newValue && isSignedIn) endSession('idle');
+      // `key` is null when the whole storage was cleared.
+      if (event.key === null || event.key === storageKeys.token || event.key === storageKeys.user) {
+        followStoredSession();
+      }
     }
     window.addEventListener('storage', handleStorage);
     return () => window.removeEventListener('storage', handleStorage);
-  }, [endSession, state.status]);
+  }, [followStoredSession]);
 
   const handleCurrentUserUpdated = useCallback(() => {
     void revalidate();
@@ -218,6 +274,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         const auth = await validateToken();
         // Signed out meanwhile: the session this answer is about is over.
         if (!readToken()) return false;
+        if (readToken() !== token) {
+          followStoredSession();
+          return true;
+        }
         signIn(auth);
         return true;
       } catch (error) {
@@ -229,7 +289,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       }
     }
     return false;
-  }, [endSession, signIn]);
+  }, [endSession, followStoredSession, signIn]);
   useRealtime(
     state.status === 'fulfilled' && state.user ? state.user.id : null,
     handleCurrentUserUpdated,

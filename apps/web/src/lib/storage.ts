@@ -43,8 +43,18 @@ export function writeSession(token: string, user: UserResponse): void {
   write(storageKeys.user, JSON.stringify(user));
 }
 
-/** Forgets the session and resets the mode to staff (spec §4: logout). */
-export function clearSession(): void {
+/**
+ * How a session ended: `signed-out` on purpose (Log Out, here or in another tab), `ended` by the
+ * server (it refused the token: its 7 days ran out, a password changed, a lock).
+ */
+export type SessionEnd = 'signed-out' | 'ended';
+
+/**
+ * Forgets the session and resets the mode to staff (spec §4: logout). How it ended is written
+ * first, so that another tab, told that the token is gone, ends its own the same way.
+ */
+export function clearSession(end: SessionEnd): void {
+  write(storageKeys.sessionEnd, end);
   write(storageKeys.token, null);
   write(storageKeys.user, null);
   write(storageKeys.mode, 'staff');
@@ -58,4 +68,9 @@ export function readMode(): Mode {
 /** Remembers the Staff/Admin mode. */
 export function writeMode(mode: Mode): void {
   write(storageKeys.mode, mode);
+}
+
+/** How the browser's last session ended (see clearSession). */
+export function readSessionEnd(): SessionEnd {
+  return read(storageKeys.sessionEnd) === 'ended' ? 'ended' : 'signed-out';
 }
