@@ -1,13 +1,20 @@
-import { ConfigProvider } from 'antd';
+import { ConfigProvider, type ConfigProviderProps } from 'antd';
 import enGB from 'antd/locale/en_GB';
 import type { ReactNode } from 'react';
 import { Outlet } from 'react-router';
 import { theme } from '../lib/theme.ts';
 
+/**
+ * Every form, on a Submit with errors, scrolls to the first field in error and focuses it, where
+ * a screen reader reads the field and its error (WCAG 3.3.1); the focus left on Submit said
+ * nothing. A form's own `scrollToFirstError` replaces this (the out-of-office form's).
+ */
+const form: ConfigProviderProps['form'] = { scrollToFirstError: { focus: true } };
+
 /** antd's theme and en-GB locale (spec §9) around the pages that use antd. */
 export function AntdProvider({ children }: { children: ReactNode }) {
   return (
-    <ConfigProvider locale={enGB} theme={theme}>
+    <ConfigProvider locale={enGB} theme={theme} form={form}>
       {children}
     </ConfigProvider>
   );

@@ -1,6 +1,7 @@
 import { Button, Card, Result } from 'antd';
 import { useNavigate } from 'react-router';
 import { paths } from '../paths.ts';
+import { FocusedTitle } from './focused-title.tsx';
 
 type SuccessPanelProps = {
   title: string;
@@ -15,7 +16,8 @@ const viewRequests = { label: 'View requests', href: paths.dashboard.requests.ge
 
 /**
  * A success panel of spec §2 whose main button ('View requests' unless told) replaces the history
- * entry, so Back does not return to a finished form.
+ * entry, so Back does not return to a finished form. Its title takes the focus from the form it
+ * replaces.
  */
 export function SuccessPanel({
   title,
@@ -28,7 +30,7 @@ export function SuccessPanel({
     <Card>
       <Result
         status="success"
-        title={title}
+        title={<FocusedTitle>{title}</FocusedTitle>}
         subTitle={subTitle}
         extra={[
           <Button

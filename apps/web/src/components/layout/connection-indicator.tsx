@@ -15,7 +15,11 @@ const hints: Record<RealtimeStatus, string> = {
   offline: 'No live updates; reload the page to see the latest changes.',
 };
 
-/** A dot in the header saying whether live updates arrive (spec §4 Real-time connection). */
+/**
+ * A dot in the header saying whether live updates arrive (spec §4 Real-time connection). Its words
+ * are inside the status region too, unseen: a region's change of content is announced, a change of
+ * its aria-label is not (WCAG 4.1.3).
+ */
 export function ConnectionIndicator() {
   const status = useRealtimeStatus();
   const label = `Live updates: ${labels[status]}`;
@@ -28,7 +32,9 @@ export function ConnectionIndicator() {
         className={`connection-indicator connection-indicator-${status}`}
         data-testid="connection-indicator"
         data-status={status}
-      />
+      >
+        <span className="sr-only">{label}</span>
+      </span>
     </Tooltip>
   );
 }

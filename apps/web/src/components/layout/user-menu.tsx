@@ -1,5 +1,6 @@
 import { DownOutlined, LogoutOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
 import { Dropdown, type MenuProps } from 'antd';
+import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useCurrentUser, useSession } from '../../lib/session.tsx';
 import { paths } from '../../paths.ts';
@@ -12,11 +13,16 @@ function initialsOf(fullname: string): string {
 
 type UserMenuProps = { showName: boolean };
 
+/** The class of the menu's popup, to tell whether it holds the focus. */
+const overlayClass = 'user-menu-overlay';
+
 /** Avatar and name opening My profile (issue 9), Settings and Log Out (spec §2). */
 export function UserMenu({ showName }: UserMenuProps) {
   const user = useCurrentUser();
   const { signOut } = useSession();
   const navigate = useNavigate();
+  const [isOpen, setIsOpen] = useState(false);
+  const trigger = useRef<HTMLButtonElement>(null);
 
   const items: MenuProps['items'] = [
     { key: 'profile', label: 'My profile', icon: <UserOutlined /> },
@@ -31,12 +37,29 @@ export function UserMenu({ showName }: UserMenuProps) {
     if (key === 'logout') signOut();
   }
 
+  function handleOpenChange(open: boolean) {
+    setIsOpen(open);
+    // The menu held the focus (Tab moved it in, Escape closed it): it returns to the button
+    // rather than falling back to <body> with the hidden menu (WCAG 2.4.3).
+    if (!open && document.activeElement?.closest(`.${overlayClass}`)) trigger.current?.focus();
+  }
+
   return (
-    <Dropdown menu={{ items, onClick: handleClick }} trigger={['click']} placement="bottomRight">
+    <Dropdown
+      menu={{ items, onClick: handleClick }}
+      trigger={['click']}
+      placement="bottomRight"
+      open={isOpen}
+      onOpenChange={handleOpenChange}
+      classNames={{ root: overlayClass }}
+    >
       <button
+        ref={trigger}
         type="button"
         className="user-menu-trigger"
         aria-label={`Account menu of ${user.fullname}`}
+        aria-haspopup="menu"
+        aria-expanded={isOpen}
         data-testid="user-menu"
       >
         {/* A circle of our own: antd's Avatar measures its text after every mount to scale it,

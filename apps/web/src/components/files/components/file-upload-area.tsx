@@ -4,6 +4,7 @@ import { messages } from '@imprest/domain/messages.ts';
 import { displayFileName } from '@imprest/domain/requests.ts';
 import { Alert, Flex, Upload, type UploadProps } from 'antd';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { focusInPlaceOf } from '../../../lib/focus.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { uploadFailed, uploadFile, uploadProblem } from '../api/upload-file.ts';
 import { FileChip } from './file-chip.tsx';
@@ -23,6 +24,19 @@ const allowedHint = `${uploadExtensions.map((extension) => extension.toUpperCase
 /** Spec §5: 'only csv when the type is csv'. */
 const csvAccept = { format: '.csv', filter: 'native' } as const;
 const csvHint = `CSV only; up to ${maxMegabytes} MB.`;
+
+/**
+ * Moves the focus from the control at `index` of `selector` in `area`, just removed, to the one
+ * now in its place, else to the drop area.
+ */
+function focusInPlaceWithin(area: HTMLElement | null, selector: string, index: number) {
+  if (!area) return;
+  const dropArea = area.querySelector<HTMLElement>('.ant-upload[role="button"]');
+  focusInPlaceOf(area.querySelectorAll<HTMLElement>(selector), index, dropArea);
+}
+
+const chipRemoveButtons = '.file-chip-remove';
+const errorCloseButtons = '.file-upload-error .ant-alert-close-icon';
 
 type PendingUpload = { uid: string; name: string };
 type Failure = { uid: string; name: string; message: string };
@@ -65,8 +79,9 @@ export function FileUploadArea({
   const [previewName, setPreviewName] = useState<string | null>(null);
   const controllers = useRef(new Map<string, AbortController>());
   const area = useRef<HTMLDivElement>(null);
-  /** Where a chip was just removed, for the focus to stay there. */
+  /** Where a chip was just removed, or an error dismissed, for the focus to stay there. */
   const removedAt = useRef<number | null>(null);
+  const dismissedAt = useRef<number | null>(null);
   // Uploads end one by one, possibly before the new value comes back: each adds to the latest list.
   const latestValue = useRef<string[]>(value ?? []);
   useLayoutEffect(() => {
@@ -147,18 +162,22 @@ export function FileUploadArea({
 
   // The removed chip held the focus: it moves to the chip now in its place (or the last one), or
   // to the drop area when none is left, rather than to the page's start, where a keyboard user
-  // would have to tab all the way back.
+  // would have to tab all the way back. So does a dismissed error's close button.
   const count = (value ?? []).length;
   useEffect(() => {
     const index = removedAt.current;
     removedAt.current = null;
-    if (index === null || !area.current) return;
-    const buttons = area.current.querySelectorAll<HTMLElement>('.file-chip-remove');
-    const next = buttons[Math.min(index, buttons.length - 1)];
-    (next ?? area.current.querySelector<HTMLElement>('.ant-upload[role="button"]'))?.focus();
+    if (index !== null) focusInPlaceWithin(area.current, chipRemoveButtons, index);
   }, [count]);
 
+  useEffect(() => {
+    const index = dismissedAt.current;
+    dismissedAt.current = null;
+    if (index !== null) focusInPlaceWithin(area.current, errorCloseButtons, index);
+  }, [failures.length]);
+
   function handleDismiss(uid: string) {
+    dismissedAt.current = failures.findIndex((failure) => failure.uid === uid);
     setFailures((current) => current.filter((failure) => failure.uid !== uid));
   }
 
@@ -223,6 +242,7 @@ export function FileUploadArea({
           closable={{ afterClose: () => handleDismiss(failure.uid) }}
           title={failure.message}
           description={failure.name}
+          className="file-upload-error"
           data-testid="file-upload-error"
         />
       ))}

@@ -158,7 +158,6 @@ export function BudgetForm({
       initialValues={initialValues}
       onFinish={handleFinish}
       disabled={isSaving}
-      scrollToFirstError
     >
       <Flex vertical gap={16}>
         {alert}

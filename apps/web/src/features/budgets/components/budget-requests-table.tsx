@@ -1,7 +1,7 @@
 import type { BudgetRequestResponse } from '@imprest/domain/api/budgets.ts';
 import { useNavigate } from 'react-router';
 import { RequestsTable } from '../../../components/requests-table.tsx';
-import { tablePagination } from '../../../lib/pagination.ts';
+import { tablePagination } from '../../../lib/pagination.tsx';
 import { paths } from '../../../paths.ts';
 
 type BudgetRequestsTableProps = { requests: BudgetRequestResponse[] };

@@ -3,7 +3,7 @@ import { Button, Table, type TableColumnsType } from 'antd';
 import { useNavigate } from 'react-router';
 import { RowOpenButton } from '../../../components/row-open-button.tsx';
 import { formatAmount } from '../../../lib/format.ts';
-import { tablePagination } from '../../../lib/pagination.ts';
+import { tablePagination } from '../../../lib/pagination.tsx';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { paths } from '../../../paths.ts';
 import { budgetDepartmentLabel } from '../utils/labels.ts';

@@ -4,6 +4,7 @@ import { Alert, App, Button, Card, Flex, Result, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { formatTypedAmount } from '../../../components/amount-input.tsx';
+import { FocusedTitle } from '../../../components/focused-title.tsx';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { useGoBack } from '../../../lib/use-go-back.ts';
 import { paths } from '../../../paths.ts';
@@ -182,7 +183,7 @@ function EditBudget() {
     return (
       <Result
         status="success"
-        title="Budget Edited Successful!"
+        title={<FocusedTitle>Budget Edited Successful!</FocusedTitle>}
         subTitle="You have succesfully edited the budget code."
         extra={
           <Button

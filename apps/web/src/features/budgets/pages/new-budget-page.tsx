@@ -3,6 +3,7 @@ import { budgetFormDefaults } from '@imprest/domain/budgets.ts';
 import { Alert, Button, Result } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { FocusedTitle } from '../../../components/focused-title.tsx';
 import { useGoBack } from '../../../lib/use-go-back.ts';
 import { paths } from '../../../paths.ts';
 import { useCreateBudget } from '../api/create-budget.ts';
@@ -23,7 +24,7 @@ function NewBudget() {
     return (
       <Result
         status="success"
-        title="Budget Added Successful!"
+        title={<FocusedTitle>Budget Added Successful!</FocusedTitle>}
         subTitle="You have succesfully added a budget code."
         extra={
           <Button

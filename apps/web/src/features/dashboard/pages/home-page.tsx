@@ -3,7 +3,7 @@ import { Button, Card, Flex } from 'antd';
 import { lazy, Suspense, useDeferredValue } from 'react';
 import { useNavigate } from 'react-router';
 import { LoadError } from '../../../components/load-error.tsx';
-import { tablePagination } from '../../../lib/pagination.ts';
+import { tablePagination } from '../../../lib/pagination.tsx';
 import { useCurrentUser, useSession } from '../../../lib/session.tsx';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { useLastPageInRange, useServerPaging } from '../../../lib/use-server-paging.ts';

@@ -1,4 +1,4 @@
-import { Select, Spin, Typography } from 'antd';
+import { Select, Spin, Typography, type SelectProps } from 'antd';
 import { useState } from 'react';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { budgetCodeLookupSize, useBudgetCodeLookup } from '../api/get-budget-codes.ts';
@@ -7,9 +7,16 @@ import { budgetCodeLabel } from './request-fields.ts';
 /** How long typing rests before the lookup asks the server. */
 const lookupDelayMs = 250;
 
-type BudgetCodeSelectProps = {
-  /** Given by Form.Item: the field's id (its label points at it), value and change handler. */
-  id?: string;
+/**
+ * Given by Form.Item: the field's id (its label points at it), value and change handler, and the
+ * rest passed on as they come: aria-invalid, aria-required and aria-describedby (its error), status.
+ */
+type FormItemProps = Omit<
+  SelectProps<string>,
+  'value' | 'onChange' | 'options' | 'showSearch' | 'onOpenChange' | 'popupRender'
+>;
+
+type BudgetCodeSelectProps = FormItemProps & {
   value?: string;
   onChange?: (code: string) => void;
   /** The code an edited request already has, shown until a lookup finds it. */
@@ -27,7 +34,7 @@ function matchesTyped(input: string, option?: { label?: unknown }): boolean {
  * The request form's budget-code field (spec §5): it asks the server for the few active codes
  * matching what is typed, so an organisation with thousands of codes sends twenty, not all.
  */
-export function BudgetCodeSelect({ id, value, onChange, current }: BudgetCodeSelectProps) {
+export function BudgetCodeSelect({ value, onChange, current, ...rest }: BudgetCodeSelectProps) {
   const [typed, setTyped] = useState('');
   const search = useDebouncedValue(typed.trim(), lookupDelayMs);
   const lookup = useBudgetCodeLookup(search);
@@ -56,7 +63,7 @@ export function BudgetCodeSelect({ id, value, onChange, current }: BudgetCodeSel
 
   return (
     <Select
-      id={id}
+      {...rest}
       value={value}
       onChange={handleChange}
       showSearch={{

@@ -235,7 +235,6 @@ export function RequestForm({ user, editing, onSubmitted }: RequestFormProps) {
       initialValues={initialValues(user, editing)}
       onFinish={handleFinish}
       disabled={mutation.isPending}
-      scrollToFirstError
       data-testid="request-form"
     >
       {isRestored && !mutation.isError ? <RestoredDraftNotice /> : null}

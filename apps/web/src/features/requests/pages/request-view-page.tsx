@@ -12,6 +12,7 @@ import {
 import { Alert, Button, Card, Col, Flex, Result, Row, Skeleton, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { FocusedTitle } from '../../../components/focused-title.tsx';
 import { RequestLoadError } from '../../../components/request-load-error.tsx';
 import { StatusTag } from '../../../components/status-tag.tsx';
 import { SuccessPanel } from '../../../components/success-panel.tsx';
@@ -88,7 +89,7 @@ function RequestView({ id }: { id: string }) {
       <Card>
         <Result
           status="success"
-          title="Successful Retirement Request"
+          title={<FocusedTitle>Successful Retirement Request</FocusedTitle>}
           subTitle={`${request.request_owner_name} can now submit the retirement of this request.`}
           extra={
             <Button

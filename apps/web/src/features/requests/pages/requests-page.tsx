@@ -7,7 +7,7 @@ import { ListFilters } from '../../../components/list-filters.tsx';
 import { LoadError } from '../../../components/load-error.tsx';
 import { RequestsTable } from '../../../components/requests-table.tsx';
 import { formatNumber } from '../../../lib/format.ts';
-import { tablePagination } from '../../../lib/pagination.ts';
+import { tablePagination } from '../../../lib/pagination.tsx';
 import { useCurrentUser, useSession } from '../../../lib/session.tsx';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { useListFilters } from '../../../lib/use-list-filters.ts';

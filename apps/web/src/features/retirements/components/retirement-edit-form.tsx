@@ -103,7 +103,6 @@ export function RetirementEditForm({ request, retirement, onSubmitted }: Retirem
       initialValues={initialValues(request, retirement)}
       onFinish={handleFinish}
       disabled={submit.isPending}
-      scrollToFirstError
       data-testid="retirement-form"
     >
       <Alert

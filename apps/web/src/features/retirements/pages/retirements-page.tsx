@@ -4,7 +4,7 @@ import { Card, Flex } from 'antd';
 import { LoadError } from '../../../components/load-error.tsx';
 import { useNavigate } from 'react-router';
 import { ListFilters } from '../../../components/list-filters.tsx';
-import { tablePagination } from '../../../lib/pagination.ts';
+import { tablePagination } from '../../../lib/pagination.tsx';
 import { useCurrentUser, useSession } from '../../../lib/session.tsx';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { useListFilters } from '../../../lib/use-list-filters.ts';

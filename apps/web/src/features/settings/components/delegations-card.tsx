@@ -6,9 +6,9 @@ import {
 } from '@imprest/domain/api/delegations.ts';
 import { roleLabels } from '@imprest/domain/enums.ts';
 import { Alert, Card, Flex, Segmented, Table, Typography, type TableColumnsType } from 'antd';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { humanize } from '../../../lib/format.ts';
-import { tablePagination } from '../../../lib/pagination.ts';
+import { tablePagination } from '../../../lib/pagination.tsx';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { useLastPageInRange, useServerPaging } from '../../../lib/use-server-paging.ts';
 import { useEndDelegation } from '../api/end-delegation.ts';
@@ -17,6 +17,7 @@ import {
   DelegationStatusTag,
   EndDelegationButton,
   delegationDaysText,
+  useFocusAfterEnd,
 } from './delegations-parts.tsx';
 
 function Person({ person }: { person: DelegationPerson }) {
@@ -32,7 +33,7 @@ function Person({ person }: { person: DelegationPerson }) {
 
 type EndAction = {
   endingId: string | undefined;
-  onEnd: (delegation: DelegationResponse) => void;
+  onEnd: (delegation: DelegationResponse, button: HTMLElement | null) => void;
 };
 
 /** End now for a delegation still to come or running; nothing once it has ended. */
@@ -41,7 +42,7 @@ function endButton({ endingId, onEnd }: EndAction, delegation: DelegationRespons
     <EndDelegationButton
       delegation={delegation}
       isPending={endingId === delegation.id}
-      onConfirm={() => onEnd(delegation)}
+      onConfirm={(button) => onEnd(delegation, button)}
     />
   );
 }
@@ -123,12 +124,20 @@ export function DelegationsCard() {
   const paging = useServerPaging();
   const delegations = useDelegations({ status, page: paging.page, perPage: paging.perPage });
   const end = useEndDelegation();
+  const card = useRef<HTMLDivElement>(null);
+  // The last End now gone, the focus goes to the Status filter at the card's top.
+  const handleEndConfirmed = useFocusAfterEnd(card, () =>
+    card.current?.querySelector<HTMLElement>('[role="radiogroup"]'),
+  );
   const isLoading = delegations.isPending || delegations.isPlaceholderData;
   // Ending a delegation can empty the page on screen.
   useLastPageInRange(paging, delegations.isPlaceholderData ? undefined : delegations.data?.total);
   const action: EndAction = {
     endingId: end.isPending ? end.variables : undefined,
-    onEnd: (delegation) => end.mutate(delegation.id),
+    onEnd: (delegation, button) => {
+      handleEndConfirmed(button);
+      end.mutate(delegation.id);
+    },
   };
 
   function handleStatusChange(next: DelegationFilter) {
@@ -137,7 +146,7 @@ export function DelegationsCard() {
   }
 
   return (
-    <Card title="All delegations" size="small" data-testid="delegations-card">
+    <Card title="All delegations" size="small" data-testid="delegations-card" ref={card}>
       <Flex vertical gap={12}>
         <Segmented<DelegationFilter>
           aria-label="Status"

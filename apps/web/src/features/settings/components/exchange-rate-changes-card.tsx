@@ -2,7 +2,7 @@ import type { ExchangeRateChangeResponse } from '@imprest/domain/api/settings.ts
 import { defaultExchangeRates } from '@imprest/domain/exchange-rates.ts';
 import { Alert, Card, Table, Typography, type TableColumnsType } from 'antd';
 import { formatDateTime, formatRate } from '../../../lib/format.ts';
-import { tablePagination } from '../../../lib/pagination.ts';
+import { tablePagination } from '../../../lib/pagination.tsx';
 import { currencyLabel } from '../../../lib/request-labels.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { useServerPaging } from '../../../lib/use-server-paging.ts';

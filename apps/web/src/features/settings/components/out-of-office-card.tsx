@@ -2,6 +2,7 @@ import type { DelegationResponse } from '@imprest/domain/api/delegations.ts';
 import { maxPageSize } from '@imprest/domain/constants.ts';
 import { canDelegateForOthers } from '@imprest/domain/delegations.ts';
 import { Alert, Card, Divider, Flex, Skeleton, Typography } from 'antd';
+import { useRef } from 'react';
 import { LoadError } from '../../../components/load-error.tsx';
 import { useCurrentUser } from '../../../lib/session.tsx';
 import { useEndDelegation } from '../api/end-delegation.ts';
@@ -11,6 +12,7 @@ import {
   EndDelegationButton,
   delegationDaysText,
   personText,
+  useFocusAfterEnd,
 } from './delegations-parts.tsx';
 import { OutOfOfficeForm } from './out-of-office-form.tsx';
 
@@ -32,7 +34,7 @@ function useLiveDelegations() {
 type OwnDelegationProps = {
   delegation: DelegationResponse;
   isEnding: boolean;
-  onEnd: () => void;
+  onEnd: (button: HTMLElement | null) => void;
 };
 
 /** One of the user's own delegations: the delegate, the days, the note, where it stands, End now. */
@@ -74,10 +76,13 @@ export function OutOfOfficeCard() {
   const end = useEndDelegation();
   const own = live.filter((delegation) => delegation.delegator.id === user.id);
   const standingIn = live.filter((delegation) => delegation.delegate.id === user.id);
+  const list = useRef<HTMLDivElement>(null);
+  const noDelegation = useRef<HTMLSpanElement>(null);
+  const handleEndConfirmed = useFocusAfterEnd(list, () => noDelegation.current);
 
   return (
     <Card title="Out of office" size="small" data-testid="out-of-office-card">
-      <Flex vertical gap={12}>
+      <Flex vertical gap={12} ref={list}>
         <Typography.Text type="secondary">
           While you are away, a colleague who reviews requests answers your review steps on your
           behalf.
@@ -86,7 +91,12 @@ export function OutOfOfficeCard() {
         {error ? <LoadError title={error.message} onRetry={refetch} /> : null}
         {/* Only what was loaded may say there is no delegate: not a list that failed to load. */}
         {!isPending && !error && own.length === 0 ? (
-          <Typography.Text data-testid="no-delegation">
+          <Typography.Text
+            ref={noDelegation}
+            tabIndex={-1}
+            className="focus-landing"
+            data-testid="no-delegation"
+          >
             No delegate is named for you.
           </Typography.Text>
         ) : null}
@@ -95,7 +105,10 @@ export function OutOfOfficeCard() {
             key={delegation.id}
             delegation={delegation}
             isEnding={end.isPending && end.variables === delegation.id}
-            onEnd={() => end.mutate(delegation.id)}
+            onEnd={(button) => {
+              handleEndConfirmed(button);
+              end.mutate(delegation.id);
+            }}
           />
         ))}
         {end.isError ? (

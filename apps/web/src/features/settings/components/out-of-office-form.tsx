@@ -92,6 +92,9 @@ export function OutOfOfficeForm({ canChooseDelegator }: OutOfOfficeFormProps) {
       onValuesChange={handleValuesChange}
       onFinish={handleFinish}
       disabled={create.isPending}
+      // Not the focus on the first field in error (app/antd-provider.tsx): Enter on the first day
+      // submits the form too, as the picker moves on to the last day, where the focus must stay.
+      scrollToFirstError={false}
       data-testid="out-of-office-form"
     >
       {candidates.isError ? (

@@ -25,7 +25,7 @@ import { FileChip } from '../../../components/files/components/file-chip.tsx';
 import { FileUploadArea } from '../../../components/files/components/file-upload-area.tsx';
 import { isApiError } from '../../../lib/api-client.ts';
 import { saveFile } from '../../../lib/api-download.ts';
-import { tablePagination } from '../../../lib/pagination.ts';
+import { tablePagination } from '../../../lib/pagination.tsx';
 import { departmentLabel } from '../../../lib/request-labels.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';

@@ -70,7 +70,6 @@ export function SingleUserForm({
       initialValues={initialValues}
       onFinish={handleFinish}
       disabled={isSaving}
-      scrollToFirstError
     >
       <Card title="User details" size={isMobile ? 'small' : 'medium'}>
         <Flex vertical gap={16}>

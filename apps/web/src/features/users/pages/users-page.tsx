@@ -5,7 +5,7 @@ import { roleLabels, roles } from '@imprest/domain/enums.ts';
 import { Card, Flex, Input, Select } from 'antd';
 import { useNavigate } from 'react-router';
 import { LoadError } from '../../../components/load-error.tsx';
-import { tablePagination } from '../../../lib/pagination.ts';
+import { tablePagination } from '../../../lib/pagination.tsx';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { useEntryState } from '../../../lib/use-entry-state.ts';
 import { useListFilters } from '../../../lib/use-list-filters.ts';

@@ -1,0 +1,358 @@
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import {
+  apiToken,
+  choose,
+  chooseBudgetCode,
+  createRequest,
+  desktop,
+  settle,
+  shot,
+  signIn,
+} from './support.ts';
+
+// Where the focus goes, and what a screen reader hears, when a keyboard user's action replaces or
+// removes the control they were on (WCAG 2.4.3 Focus Order, 4.1.2 Name, Role, Value, 4.1.3 Status
+// Messages, 3.3.1 Error Identification).
+
+const organisationZone = 'Africa/Dar_es_Salaam';
+test.use({ timezoneId: organisationZone });
+
+/** A description of the focused element, for failure messages. */
+async function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const element = document.activeElement;
+    if (!element || element === document.body) return '<body> (focus lost)';
+    const name = element.getAttribute('aria-label') ?? element.textContent ?? '';
+    return `${element.tagName} "${name.slice(0, 40)}"`;
+  });
+}
+
+/** Expects the focus inside `scope`, as the page settles (antd's motions end). */
+async function expectFocusWithin(page: Page, scope: Locator): Promise<void> {
+  await settle(page);
+  const isWithin = await scope.evaluate((element) => element.contains(document.activeElement));
+  expect(isWithin, `focus is on ${await focused(page)}`).toBe(true);
+}
+
+/** Today in the organisation's time zone, as `YYYY-MM-DD` (en-CA) or `DD/MM/YYYY` (en-GB). */
+function today(locale: 'en-CA' | 'en-GB'): string {
+  return new Intl.DateTimeFormat(locale, {
+    timeZone: organisationZone,
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+  }).format(new Date());
+}
+
+/**
+ * Ends the secretary's live delegations through the API as the director, so a test starts with
+ * none whatever an earlier one left (a second one for the same days would be refused).
+ */
+async function endSecretaryDelegations(request: APIRequestContext): Promise<void> {
+  const headers = { Authorization: `Bearer ${await apiToken(request, 'director@example.com')}` };
+  for (const status of ['active', 'scheduled']) {
+    const list = await request.get(`/api/v1/delegations?status=${status}&per_page=100`, {
+      headers,
+    });
+    expect(list.status(), await list.text()).toBe(200);
+    const { data } = (await list.json()) as {
+      data: { id: string; delegator: { fullname: string } }[];
+    };
+    for (const delegation of data.filter((item) => item.delegator.fullname === 'Daudi Secretary')) {
+      const ended = await request.post(`/api/v1/delegations/${delegation.id}/end`, { headers });
+      expect(ended.status(), await ended.text()).toBe(200);
+    }
+  }
+}
+
+/** The id of a demo account. */
+async function userId(request: APIRequestContext, email: string): Promise<string> {
+  const auth = await request.get('/api/v1/users/validate-token', {
+    headers: { Authorization: `Bearer ${await apiToken(request, email)}` },
+  });
+  expect(auth.status()).toBe(200);
+  const { user } = (await auth.json()) as { user: { id: string } };
+  return user.id;
+}
+
+/** Presses Enter on `control`, as a keyboard user does. */
+async function pressEnterOn(page: Page, control: Locator): Promise<void> {
+  await control.focus();
+  await page.keyboard.press('Enter');
+}
+
+test('after a request is submitted, the focus moves to the success panel', async ({ page }) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, 'staff@example.com');
+  await page.goto('/dashboard/new-requests');
+  const form = page.getByTestId('request-form');
+  await expect(form).toBeVisible();
+  await choose(page, 'Purpose', 'Procurement');
+  await choose(page, 'Type of Procurement', 'Goods');
+  await form.getByLabel('Amount Required').fill('350000');
+  await chooseBudgetCode(page, '6105');
+  await pressEnterOn(page, page.getByTestId('submit-request'));
+  const panel = page.locator('.ant-result').filter({ hasText: 'Request successful' });
+  await expect(panel).toBeVisible();
+  // Submit went with the form: the panel's title holds the focus, so a screen reader reads the
+  // outcome and the next Tab continues from there.
+  await expectFocusWithin(page, panel);
+  await expect(page.getByText('Request successful', { exact: true })).toBeFocused();
+});
+
+test('after a review is sent, the focus moves to the "Review Successful" panel', async ({
+  page,
+  request,
+}) => {
+  const id = await createRequest(request, {
+    amount_requested: 410_000,
+    expenditure_justification: 'Focus after a review',
+  });
+  await page.setViewportSize(desktop);
+  await signIn(page, 'finance@example.com');
+  await page.goto(`/dashboard/requests/${id}`);
+  const reviewPanel = page.getByTestId('review-panel');
+  await expect(reviewPanel).toBeVisible();
+  await pressEnterOn(page, reviewPanel.getByRole('button', { name: 'Accept' }));
+  const panel = page.locator('.ant-result').filter({ hasText: 'Review Successful' });
+  await expect(panel).toBeVisible();
+  await expectFocusWithin(page, panel);
+});
+
+test('the Budget Code field is marked invalid and described by its error', async ({ page }) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, 'staff@example.com');
+  await page.goto('/dashboard/new-requests');
+  const form = page.getByTestId('request-form');
+  await expect(form).toBeVisible();
+  await page.getByTestId('submit-request').click();
+  await expect(form.getByText('Choose a budget code', { exact: true })).toBeVisible();
+  // As every required field is (Form.Item gives them): a screen reader on the field hears that it
+  // is wrong and why.
+  await expect(form.getByLabel('Purpose')).toHaveAttribute('aria-invalid', 'true');
+  await expect(form.getByLabel('Purpose')).toHaveAccessibleDescription(
+    'Choose the purpose of the request',
+  );
+  const budgetCode = form.getByLabel('Budget Code');
+  await expect(budgetCode).toHaveAttribute('aria-invalid', 'true');
+  await expect(budgetCode).toHaveAttribute('aria-required', 'true');
+  await expect(budgetCode).toHaveAccessibleDescription(/Choose a budget code/);
+});
+
+test('dismissing an upload error from the keyboard keeps the focus in the upload area', async ({
+  page,
+}) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, 'staff@example.com');
+  await page.goto('/dashboard/new-requests');
+  const area = page.getByTestId('file-upload-area');
+  await expect(area).toBeVisible();
+  const refused = (name: string) => ({
+    name,
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from('MZ'),
+  });
+  await area
+    .locator('input[type="file"]')
+    .setInputFiles([refused('setup.exe'), refused('install.exe')]);
+  const errors = area.getByTestId('file-upload-error');
+  await expect(errors).toHaveCount(2);
+
+  // The first error's close button: the focus moves to the next error's.
+  await pressEnterOn(page, errors.first().getByRole('button', { name: 'close' }));
+  await expect(errors).toHaveCount(1);
+  await settle(page);
+  await expect(errors.getByRole('button', { name: 'close' }), await focused(page)).toBeFocused();
+
+  // The last one: the focus moves to the drop area, not to <body>, from where the next Tab would
+  // start at the top of the page.
+  await pressEnterOn(page, errors.getByRole('button', { name: 'close' }));
+  await expect(errors).toHaveCount(0);
+  await expectFocusWithin(page, area);
+  await expect(area.locator('.ant-upload[role="button"]')).toBeFocused();
+});
+
+test('Escape in the account menu returns the focus to the menu button', async ({ page }) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, 'staff@example.com');
+  await expect(page.getByTestId('page-title')).toHaveText('Home');
+  const trigger = page.getByTestId('user-menu');
+  await pressEnterOn(page, trigger);
+  const menu = page.locator('.ant-dropdown:visible');
+  await expect(menu).toBeVisible();
+  await settle(page);
+  // Tab moves into the menu (antd's Dropdown).
+  await page.keyboard.press('Tab');
+  await expect(menu.getByRole('menuitem', { name: 'My profile' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await settle(page);
+  await expect(trigger, `focus is on ${await focused(page)}`).toBeFocused();
+});
+
+test('the account menu button says it opens a menu and whether the menu is open', async ({
+  page,
+}) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, 'staff@example.com');
+  const trigger = page.getByTestId('user-menu');
+  await expect(trigger).toHaveAttribute('aria-haspopup', 'menu');
+  await expect(trigger).toHaveAttribute('aria-expanded', 'false');
+  await pressEnterOn(page, trigger);
+  const menu = page.locator('.ant-dropdown:visible');
+  await expect(menu).toBeVisible();
+  await expect(trigger).toHaveAttribute('aria-expanded', 'true');
+  await settle(page);
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(trigger).toHaveAttribute('aria-expanded', 'false');
+});
+
+test('the table pagination controls are buttons named for what they do', async ({
+  page,
+  request,
+}) => {
+  // Eleven requests of staff: the requests list has a second page.
+  for (let n = 0; n < 11; n += 1) {
+    await createRequest(request, { amount_requested: 100_000 + n });
+  }
+  await page.setViewportSize(desktop);
+  await signIn(page, 'staff@example.com');
+  await page.goto('/dashboard/requests');
+  await expect(page.getByTestId('request-row').first()).toBeVisible();
+  const pagination = page.locator('.ant-pagination').first();
+  await expect(pagination.locator('.ant-pagination-item-2')).toBeVisible();
+  // What takes the focus is what a screen reader names: a button saying where it goes, not an
+  // <li> without a role around a button named after its icon ("right").
+  await expect(pagination.getByRole('button', { name: 'Previous page' })).toBeDisabled();
+  await expect(pagination.getByRole('button', { name: 'Page 1' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
+  const pageTwo = pagination.getByRole('button', { name: 'Page 2', exact: true });
+  await expect(pageTwo).toHaveCount(1);
+  await expect(pagination.getByRole('button', { name: 'Next page' })).toHaveCount(1);
+  const focusStopsWithoutRole = await pagination.evaluate((list) =>
+    Array.from(list.querySelectorAll<HTMLElement>('[tabindex="0"]'))
+      .filter((element) => !['BUTTON', 'A', 'INPUT'].includes(element.tagName))
+      .filter((element) => !element.getAttribute('role'))
+      .map((element) => element.outerHTML.slice(0, 80)),
+  );
+  expect(focusStopsWithoutRole, 'focusable elements without a role').toEqual([]);
+  await pagination.scrollIntoViewIfNeeded();
+  await shot(page, 'focus-pagination');
+
+  // Enter on "Page 2" turns to the second page, and says so.
+  await pressEnterOn(page, pageTwo);
+  await expect(pagination.locator('.ant-pagination-item-active')).toHaveText('2');
+  await expect(pageTwo).toHaveAttribute('aria-current', 'page');
+});
+
+test('a change of the "Live updates" status is announced', async ({ page, context }) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, 'staff@example.com');
+  const status = page.getByRole('status', { name: 'Live updates: connected' });
+  await expect(status).toHaveAttribute('data-status', 'connected', { timeout: 30_000 });
+  // A live region is announced when its content changes; a change of its aria-label alone is
+  // not read out: the region holds the words of its status.
+  await expect(status).toHaveText('Live updates: connected');
+  await context.setOffline(true);
+  const indicator = page.getByTestId('connection-indicator');
+  await expect(indicator).toHaveAttribute('data-status', /offline|reconnecting/, {
+    timeout: 30_000,
+  });
+  await expect(indicator).toHaveText(/^Live updates: (offline|reconnecting)$/);
+  await context.setOffline(false);
+  await expect(status).toHaveText('Live updates: connected', { timeout: 30_000 });
+});
+
+test('ending one’s own delegation from the keyboard leaves the focus in the card', async ({
+  page,
+  request,
+}) => {
+  await endSecretaryDelegations(request);
+  await page.setViewportSize(desktop);
+  await signIn(page, 'secretary@example.com');
+  await page.goto('/dashboard/settings');
+  await expect(page.getByTestId('page-title')).toHaveText('Settings');
+  const card = page.getByTestId('out-of-office-card');
+  await expect(card).toBeVisible();
+  await expect(card.locator('.ant-skeleton')).toHaveCount(0);
+  await expect(card.getByTestId('no-delegation')).toBeVisible();
+  await choose(page, 'Delegate', 'Baraka Custodian (Petty Cash Custodian)');
+  const first = card.getByPlaceholder('First day');
+  await first.click();
+  await first.fill(today('en-GB'));
+  await first.press('Enter');
+  const last = card.getByPlaceholder('Last day');
+  await expect(last).toBeFocused();
+  await last.fill(today('en-GB'));
+  await last.press('Tab');
+  await card.getByRole('button', { name: 'Save', exact: true }).click();
+  const own = card.getByTestId('own-delegation');
+  await expect(own).toHaveCount(1);
+
+  // End now, then the confirmation's End now, from the keyboard.
+  await pressEnterOn(page, own.getByRole('button', { name: 'End now' }));
+  const confirm = page.locator('.ant-popconfirm:visible');
+  await expect(confirm).toContainText('End this delegation now?');
+  await settle(page);
+  await pressEnterOn(page, confirm.getByRole('button', { name: 'End now' }));
+  await expect(card.getByTestId('no-delegation')).toBeVisible();
+  await expect(own).toHaveCount(0);
+  // The row and its button are gone: the focus is on what took their place.
+  await expectFocusWithin(page, card);
+  await expect(card.getByTestId('no-delegation')).toBeFocused();
+});
+
+test('ending a delegation from All delegations from the keyboard leaves the focus in the card', async ({
+  page,
+  request,
+}) => {
+  await endSecretaryDelegations(request);
+  const created = await request.post('/api/v1/delegations', {
+    headers: { Authorization: `Bearer ${await apiToken(request, 'secretary@example.com')}` },
+    data: {
+      delegate_id: await userId(request, 'custodian@example.com'),
+      starts_on: today('en-CA'),
+      ends_on: today('en-CA'),
+      note: 'Focus after End now',
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  await page.setViewportSize(desktop);
+  await signIn(page, 'director@example.com');
+  await page.goto('/dashboard/settings');
+  const card = page.getByTestId('delegations-card');
+  const row = card.locator('tr.ant-table-row').filter({ hasText: 'Focus after End now' });
+  await expect(row).toHaveCount(1);
+
+  await pressEnterOn(page, row.getByRole('button', { name: 'End now' }));
+  const confirm = page.locator('.ant-popconfirm:visible');
+  await expect(confirm).toContainText('End this delegation now?');
+  await settle(page);
+  await pressEnterOn(page, confirm.getByRole('button', { name: 'End now' }));
+  await expect(row).toContainText('Ended');
+  await expect(row.getByRole('button', { name: 'End now' })).toHaveCount(0);
+  // The button is gone with the delegation's status: the focus is on the End now in its place,
+  // or on the Status filter when none is left.
+  await expectFocusWithin(page, card);
+});
+
+test('Submit on an incomplete request form moves the focus to the first field in error', async ({
+  page,
+}) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, 'staff@example.com');
+  await page.goto('/dashboard/new-requests');
+  const form = page.getByTestId('request-form');
+  await expect(form).toBeVisible();
+  await pressEnterOn(page, page.getByTestId('submit-request'));
+  await expect(form.getByText('Choose the purpose of the request')).toBeVisible();
+  await settle(page);
+  // There a screen reader reads the field and its error; on Submit it heard nothing.
+  const purpose = form.getByLabel('Purpose');
+  await expect(purpose, `focus is on ${await focused(page)}`).toBeFocused();
+  await expect(purpose).toHaveAttribute('aria-invalid', 'true');
+  await expect(purpose).toHaveAccessibleDescription('Choose the purpose of the request');
+});
