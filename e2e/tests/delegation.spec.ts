@@ -16,6 +16,7 @@ import {
   expectNoSidewaysScroll,
   expectOnLastPage,
   failCalls,
+  organisationDay,
   phone,
   settle,
   shot,
@@ -36,16 +37,6 @@ const secretary = { email: 'secretary@example.com', name: 'Daudi Secretary' };
 const custodian = { email: 'custodian@example.com', name: 'Baraka Custodian' };
 const custodianOption = 'Baraka Custodian (Petty Cash Custodian)';
 const secretaryOption = 'Daudi Secretary (Executive Secretary)';
-
-/** A day `offset` days from today in the organisation's calendar, as the date picker writes it. */
-function dayText(offset: number): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    timeZone: organisationZone,
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-  }).format(new Date(Date.now() + offset * 86_400_000));
-}
 
 /** Finance answers the first step of a request through the API, as the first reviewer. */
 async function financeApproves(request: APIRequestContext, id: string): Promise<void> {
@@ -101,16 +92,16 @@ async function nameDelegate(page: Page, card: Locator, note: string): Promise<vo
   await choose(page, 'Delegate', custodianOption);
   const first = card.getByPlaceholder('First day');
   await first.click();
-  await first.fill(dayText(0));
+  await first.fill(organisationDay(0));
   await first.press('Enter');
   // The picker moves on to the last day by itself once the first is taken.
   const last = card.getByPlaceholder('Last day');
   await expect(last).toBeFocused();
-  await last.fill(dayText(2));
+  await last.fill(organisationDay(2));
   // Enter here would also submit the form; leaving the field takes the day as typed.
   await last.press('Tab');
-  await expect(first).toHaveValue(dayText(0));
-  await expect(last).toHaveValue(dayText(2));
+  await expect(first).toHaveValue(organisationDay(0));
+  await expect(last).toHaveValue(organisationDay(2));
   await card.getByLabel('Note (optional)').fill(note);
   await card.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText(`${custodian.name} is named as delegate`)).toBeVisible();
@@ -220,7 +211,7 @@ test('the secretary names an out-of-office delegate, who approves on their behal
     await nameDelegate(page, card, 'On leave in Arusha');
     const own = card.getByTestId('own-delegation');
     await expect(own).toContainText(custodianOption);
-    await expect(own).toContainText(`${dayText(0)} – ${dayText(2)}`);
+    await expect(own).toContainText(`${organisationDay(0)} – ${organisationDay(2)}`);
     await expect(own).toContainText('On leave in Arusha');
     await expect(own).toContainText('Active');
     await expectAccessible(page);
@@ -269,11 +260,11 @@ async function nameDelegateExpectingRefusal(page: Page, card: Locator): Promise<
   await choose(page, 'Delegate', custodianOption);
   const first = card.getByPlaceholder('First day');
   await first.click();
-  await first.fill(dayText(1));
+  await first.fill(organisationDay(1));
   await first.press('Enter');
   const last = card.getByPlaceholder('Last day');
   await expect(last).toBeFocused();
-  await last.fill(dayText(1));
+  await last.fill(organisationDay(1));
   // Enter here would also submit the form; leaving the field takes the day as typed.
   await last.press('Tab');
   await card.getByRole('button', { name: 'Save', exact: true }).click();
@@ -305,7 +296,7 @@ test('the director names a delegate for the secretary; the delegate approves at 
     await nameDelegate(director, card, 'Covering the secretary’s leave');
     const row = all.getByTestId('delegations-table').locator('tr.ant-table-row').first();
     await expect(row).toContainText(`${custodian.name} for ${secretary.name}`);
-    await expect(row).toContainText(`${dayText(0)} – ${dayText(2)}`);
+    await expect(row).toContainText(`${organisationDay(0)} – ${organisationDay(2)}`);
     await expect(row).toContainText('Active');
     await expectNoSidewaysScroll(director);
     await expectAccessible(director);

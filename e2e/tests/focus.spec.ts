@@ -5,6 +5,7 @@ import {
   chooseBudgetCode,
   createRequest,
   desktop,
+  organisationDay,
   settle,
   shot,
   signIn,
@@ -32,16 +33,6 @@ async function expectFocusWithin(page: Page, scope: Locator): Promise<void> {
   await settle(page);
   const isWithin = await scope.evaluate((element) => element.contains(document.activeElement));
   expect(isWithin, `focus is on ${await focused(page)}`).toBe(true);
-}
-
-/** Today in the organisation's time zone, as `YYYY-MM-DD` (en-CA) or `DD/MM/YYYY` (en-GB). */
-function today(locale: 'en-CA' | 'en-GB'): string {
-  return new Intl.DateTimeFormat(locale, {
-    timeZone: organisationZone,
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-  }).format(new Date());
 }
 
 /**
@@ -282,11 +273,11 @@ test('ending one’s own delegation from the keyboard leaves the focus in the ca
   await choose(page, 'Delegate', 'Baraka Custodian (Petty Cash Custodian)');
   const first = card.getByPlaceholder('First day');
   await first.click();
-  await first.fill(today('en-GB'));
+  await first.fill(organisationDay());
   await first.press('Enter');
   const last = card.getByPlaceholder('Last day');
   await expect(last).toBeFocused();
-  await last.fill(today('en-GB'));
+  await last.fill(organisationDay());
   await last.press('Tab');
   await card.getByRole('button', { name: 'Save', exact: true }).click();
   const own = card.getByTestId('own-delegation');
@@ -314,8 +305,8 @@ test('ending a delegation from All delegations from the keyboard leaves the focu
     headers: { Authorization: `Bearer ${await apiToken(request, 'secretary@example.com')}` },
     data: {
       delegate_id: await userId(request, 'custodian@example.com'),
-      starts_on: today('en-CA'),
-      ends_on: today('en-CA'),
+      starts_on: organisationDay(0, 'en-CA'),
+      ends_on: organisationDay(0, 'en-CA'),
       note: 'Focus after End now',
     },
   });

@@ -108,6 +108,20 @@ export async function shot(page: Page, name: string): Promise<void> {
   }
 }
 
+/**
+ * A day `offset` days from today in the organisation's calendar (Africa/Dar_es_Salaam, the
+ * server's default): `DD/MM/YYYY` as the date pickers write it (en-GB), or `YYYY-MM-DD` (en-CA) as
+ * the API takes it.
+ */
+export function organisationDay(offset = 0, locale: 'en-GB' | 'en-CA' = 'en-GB'): string {
+  return new Intl.DateTimeFormat(locale, {
+    timeZone: 'Africa/Dar_es_Salaam',
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+  }).format(new Date(Date.now() + offset * 86_400_000));
+}
+
 export const desktop = { width: 1280, height: 900 };
 export const phone = { width: 375, height: 812 };
 
