@@ -8,11 +8,11 @@ import {
   type Page,
 } from '@playwright/test';
 import {
-  apiToken,
   approveStepThroughApi,
   choose,
   createRequest,
   desktop,
+  endSecretaryDelegations,
   expectNoSidewaysScroll,
   expectOnLastPage,
   failCalls,
@@ -41,28 +41,6 @@ const secretaryOption = 'Daudi Secretary (Executive Secretary)';
 /** Finance answers the first step of a request through the API, as the first reviewer. */
 async function financeApproves(request: APIRequestContext, id: string): Promise<void> {
   await approveStepThroughApi(request, 'finance@example.com', id, 'Budget line checked');
-}
-
-/**
- * Ends the secretary's live delegations through the API as the director, so each test starts with
- * none whatever an earlier one left (one delegation a day: a second would be refused as overlap).
- */
-async function endSecretaryDelegations(request: APIRequestContext): Promise<void> {
-  const token = await apiToken(request, 'director@example.com');
-  const headers = { Authorization: `Bearer ${token}` };
-  for (const status of ['active', 'scheduled']) {
-    const list = await request.get(`/api/v1/delegations?status=${status}&per_page=100`, {
-      headers,
-    });
-    expect(list.status(), await list.text()).toBe(200);
-    const { data } = (await list.json()) as {
-      data: { id: string; delegator: { fullname: string } }[];
-    };
-    for (const delegation of data.filter((item) => item.delegator.fullname === secretary.name)) {
-      const ended = await request.post(`/api/v1/delegations/${delegation.id}/end`, { headers });
-      expect(ended.status(), await ended.text()).toBe(200);
-    }
-  }
 }
 
 /** A page of its own browser context at a width, signed in as a demo account. */

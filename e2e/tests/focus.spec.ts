@@ -5,6 +5,7 @@ import {
   chooseBudgetCode,
   createRequest,
   desktop,
+  endSecretaryDelegations,
   organisationDay,
   settle,
   shot,
@@ -33,27 +34,6 @@ async function expectFocusWithin(page: Page, scope: Locator): Promise<void> {
   await settle(page);
   const isWithin = await scope.evaluate((element) => element.contains(document.activeElement));
   expect(isWithin, `focus is on ${await focused(page)}`).toBe(true);
-}
-
-/**
- * Ends the secretary's live delegations through the API as the director, so a test starts with
- * none whatever an earlier one left (a second one for the same days would be refused).
- */
-async function endSecretaryDelegations(request: APIRequestContext): Promise<void> {
-  const headers = { Authorization: `Bearer ${await apiToken(request, 'director@example.com')}` };
-  for (const status of ['active', 'scheduled']) {
-    const list = await request.get(`/api/v1/delegations?status=${status}&per_page=100`, {
-      headers,
-    });
-    expect(list.status(), await list.text()).toBe(200);
-    const { data } = (await list.json()) as {
-      data: { id: string; delegator: { fullname: string } }[];
-    };
-    for (const delegation of data.filter((item) => item.delegator.fullname === 'Daudi Secretary')) {
-      const ended = await request.post(`/api/v1/delegations/${delegation.id}/end`, { headers });
-      expect(ended.status(), await ended.text()).toBe(200);
-    }
-  }
 }
 
 /** The id of a demo account. */

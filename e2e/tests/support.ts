@@ -122,6 +122,27 @@ export function organisationDay(offset = 0, locale: 'en-GB' | 'en-CA' = 'en-GB')
   }).format(new Date(Date.now() + offset * 86_400_000));
 }
 
+/**
+ * Ends the executive secretary's live delegations through the API as the director, so a test
+ * starts with none whatever an earlier one left (a second one for the same days would be refused).
+ */
+export async function endSecretaryDelegations(request: APIRequestContext): Promise<void> {
+  const headers = { Authorization: `Bearer ${await apiToken(request, 'director@example.com')}` };
+  for (const status of ['active', 'scheduled']) {
+    const list = await request.get(`/api/v1/delegations?status=${status}&per_page=100`, {
+      headers,
+    });
+    expect(list.status(), await list.text()).toBe(200);
+    const { data } = (await list.json()) as {
+      data: { id: string; delegator: { fullname: string } }[];
+    };
+    for (const delegation of data.filter((item) => item.delegator.fullname === 'Daudi Secretary')) {
+      const ended = await request.post(`/api/v1/delegations/${delegation.id}/end`, { headers });
+      expect(ended.status(), await ended.text()).toBe(200);
+    }
+  }
+}
+
 export const desktop = { width: 1280, height: 900 };
 export const phone = { width: 375, height: 812 };
 
