@@ -1,7 +1,17 @@
+import fs from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 import { smtpPort } from './tests/mailbox.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3999);
+
+/**
+ * Debian's Chromium headless shell when installed (`apt-get install -y chromium-headless-shell`):
+ * the same Chromium build, headless only, as Playwright's own default for headless tests. It runs
+ * this suite in half the CPU of the full browser's headless mode (docs/decisions/0038). Without it,
+ * the full browser.
+ */
+const headlessShell = '/usr/bin/chromium-headless-shell';
+const chromiumPath = fs.existsSync(headlessShell) ? headlessShell : '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: './tests',
@@ -22,10 +32,13 @@ export default defineConfig({
   globalSetup: './global-setup.ts',
   use: {
     baseURL: `http://localhost:${port}`,
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace: every action, call, console line and source. Not a screenshot
+    // of every frame or a DOM snapshot of every step: those cost a third of the suite's CPU, and
+    // the failure's own screenshot and page snapshot (error-context.md) remain.
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: false },
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      executablePath: chromiumPath,
       args: [
         '--no-sandbox',
         '--disable-gpu',
