@@ -509,6 +509,9 @@ export async function failCalls(
 /**
  * Drops one live event on its way to `page` (the socket itself stays up), as when a change lands
  * between the page's last refresh and its save: only a version check can then stop a stale save.
+ * socket.io connects by HTTP long-polling and then upgrades to a WebSocket, and the page says
+ * "connected" before the upgrade: so the event is dropped from both. In a polling answer it
+ * becomes a no-op packet (engine.io's `6`), as an answer of no packets is not valid.
  */
 export async function dropSocketEvent(page: Page, event: string): Promise<void> {
   await page.routeWebSocket(/\/socket\.io\//, (socket) => {
@@ -516,5 +519,17 @@ export async function dropSocketEvent(page: Page, event: string): Promise<void> 
     server.onMessage((message) => {
       if (!String(message).includes(event)) socket.send(message);
     });
+  });
+  await page.route(/\/socket\.io\/.*transport=polling/, async (route) => {
+    if (route.request().method() !== 'GET') return route.continue();
+    try {
+      const response = await route.fetch({ timeout: 0 });
+      const packets = (await response.text()).split('\x1e');
+      const body = packets.map((packet) => (packet.includes(event) ? '6' : packet)).join('\x1e');
+      await route.fulfill({ response, body });
+    } catch (error) {
+      // A poll still open when the test closes its page has nowhere to go.
+      if (!page.isClosed()) throw error;
+    }
   });
 }
