@@ -23,6 +23,10 @@ test('finance downloads the requests and the retirements from Settings, once a d
       const downloading = page.waitForEvent('download');
       await page.getByRole('button', { name: button }).dblclick();
       const download = await downloading;
+      // A slow double click: its second click arrives once the file is already saved.
+      await expect(page.getByRole('button', { name: button })).not.toHaveClass(/ant-btn-loading/);
+      await page.mouse.down({ clickCount: 2 });
+      await page.mouse.up({ clickCount: 2 });
       const workbook = new ExcelJS.Workbook();
       await workbook.xlsx.readFile(await download.path());
       const firstRow = (workbook.worksheets[0]?.getRow(1).values as unknown[]).slice(1);

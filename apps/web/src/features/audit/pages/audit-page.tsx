@@ -3,6 +3,7 @@ import { App, Button, Card, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { LoadError } from '../../../components/load-error.tsx';
 import { downloadFailed } from '../../../lib/api-download.ts';
+import { firstClickOnly } from '../../../lib/first-click.ts';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 import { useDownloadAudit } from '../api/download-audit.ts';
 import { useAuditEvents, type AuditFilters } from '../api/get-audit-events.ts';
@@ -35,7 +36,11 @@ export function AuditPage() {
         size="small"
         title={<Typography.Text strong>Audit trail</Typography.Text>}
         extra={
-          <Button icon={<DownloadOutlined />} onClick={handleDownload} loading={download.isPending}>
+          <Button
+            icon={<DownloadOutlined />}
+            onClick={firstClickOnly(handleDownload)}
+            loading={download.isPending}
+          >
             Download
           </Button>
         }

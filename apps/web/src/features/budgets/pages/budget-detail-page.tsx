@@ -19,6 +19,7 @@ import { budgetDepartmentLabel } from '../utils/labels.ts';
 import { editBudgetHref } from '../utils/navigation.ts';
 import { ObjectHistoryCard } from '../../../components/history/object-history-card.tsx';
 import { downloadFailed } from '../../../lib/api-download.ts';
+import { firstClickOnly } from '../../../lib/first-click.ts';
 import { isLoadLost } from '../../../lib/query-client.ts';
 
 /**
@@ -81,7 +82,7 @@ export function BudgetDetailPage() {
               <Button
                 icon={<DownloadOutlined />}
                 loading={download.isPending}
-                onClick={() => downloadRequests(data.code)}
+                onClick={firstClickOnly(() => downloadRequests(data.code))}
                 style={isMobile ? { flex: '1 1 0' } : undefined}
               >
                 Download Requests

@@ -1,6 +1,7 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Flex, Typography } from 'antd';
 import { useCurrentUser, useSession } from '../../../lib/session.tsx';
+import { firstClickOnly } from '../../../lib/first-click.ts';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 import { useDownloadRequests } from '../api/download-requests.ts';
 import { useDownloadRetirements } from '../api/download-retirements.ts';
@@ -36,20 +37,20 @@ export function DownloadsCard() {
           <Button
             icon={<DownloadOutlined />}
             loading={requests.isPending}
-            onClick={() => {
+            onClick={firstClickOnly(() => {
               retirements.reset();
               downloadRequests(input);
-            }}
+            })}
           >
             Download Requests
           </Button>
           <Button
             icon={<DownloadOutlined />}
             loading={retirements.isPending}
-            onClick={() => {
+            onClick={firstClickOnly(() => {
               requests.reset();
               downloadRetirements(input);
-            }}
+            })}
           >
             Download Retirements
           </Button>
