@@ -327,3 +327,86 @@ test('Submit on an incomplete request form moves the focus to the first field in
   await expect(purpose).toHaveAttribute('aria-invalid', 'true');
   await expect(purpose).toHaveAccessibleDescription('Choose the purpose of the request');
 });
+
+test('every page has its own title, and a new page puts the focus on its title', async ({
+  page,
+  request,
+}) => {
+  // Three rows at least on the staff member's list, whatever ran before.
+  for (let index = 0; index < 3; index += 1) {
+    await createRequest(request, { expenditure_justification: `Title focus ${index}` });
+  }
+  await page.setViewportSize(desktop);
+  await page.goto('/');
+  await expect(page).toHaveTitle('Sign in – Imprest');
+  await page.getByRole('link', { name: /Forgot password/ }).click();
+  await expect(page).toHaveTitle('Forgot password – Imprest');
+  await signIn(page, 'staff@example.com');
+  await expect(page).toHaveTitle('Home – Imprest');
+
+  // The side menu's link leads to the requests list; its title, not the link, has the focus.
+  const menu = page.getByRole('navigation', { name: 'Main menu' });
+  const title = page.getByTestId('page-title');
+  await menu.getByRole('link', { name: 'Requests', exact: true }).click();
+  await expect(title).toHaveText('Requests');
+  await expect(page).toHaveTitle('Requests – Imprest');
+  await expect(title, `focus is on ${await focused(page)}`).toBeFocused();
+
+  // A request opened from the list's View button, which leaves with the list: its title again.
+  const rows = page.getByTestId('request-row');
+  await expect(rows.nth(2)).toBeVisible();
+  await rows.nth(2).getByRole('button', { name: 'View' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/requests\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId('request-view')).toBeVisible();
+  await expect(title, `focus is on ${await focused(page)}`).toBeFocused();
+
+  // Back returns the focus to the list's title as well.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/dashboard\/requests$/);
+  await expect(title, `focus is on ${await focused(page)}`).toBeFocused();
+
+  // From the title, the next Tab reaches the header's controls, then the page.
+  await page.keyboard.press('Tab');
+  const header = page.locator('.dashboard-header');
+  const isInHeader = await header.evaluate((element) => element.contains(document.activeElement));
+  expect(isInHeader, `focus is on ${await focused(page)}`).toBe(true);
+});
+
+test("a table's action buttons are described by their rows", async ({ page }) => {
+  await page.setViewportSize(desktop);
+  await signIn(page, 'finance@example.com');
+
+  // Requests, in admin mode (finance asks for none of its own): 'View' is each button's name; the
+  // row's name, purpose, amount and status its description.
+  await page.goto('/dashboard/requests');
+  await page.getByTestId('mode-switcher').getByText('Admin', { exact: true }).click();
+  const row = page.getByTestId('request-row').first();
+  await expect(row).toBeVisible();
+  const cells = row.getByRole('cell');
+  const [name, purpose, , amount, status] = await cells.allInnerTexts();
+  const view = row.getByRole('button', { name: 'View', exact: true });
+  await expect(view).toHaveAccessibleDescription(
+    [name, purpose, amount, status].map((text) => text?.trim()).join(' '),
+  );
+
+  // Budgets: 'View Budget' with the budget's name and code.
+  await page.goto('/dashboard/budget');
+  const budgetRow = page.locator('.ant-table-row').first();
+  await expect(budgetRow).toBeVisible();
+  const [budgetName, code] = await budgetRow.getByRole('cell').allInnerTexts();
+  await expect(
+    budgetRow.getByRole('button', { name: 'View Budget', exact: true }),
+  ).toHaveAccessibleDescription(`${budgetName?.trim()} ${code?.trim()}`);
+
+  // Retirements, in admin mode still: the owner, purpose, amount requested and status.
+  await page.goto('/dashboard/retirements');
+  const retirementRow = page.locator('.ant-table-row').first();
+  await expect(retirementRow).toBeVisible();
+  const retirementCells = await retirementRow.getByRole('cell').allInnerTexts();
+  const [owner, retirementPurpose, , requested, , retirementStatus] = retirementCells;
+  await expect(
+    retirementRow.getByRole('button', { name: 'View', exact: true }),
+  ).toHaveAccessibleDescription(
+    [owner, retirementPurpose, requested, retirementStatus].map((text) => text?.trim()).join(' '),
+  );
+});

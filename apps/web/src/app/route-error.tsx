@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useRouteError } from 'react-router';
+import { useDocumentTitle } from '../lib/document-title.ts';
 
 /**
  * What a page that could not be loaded shows: its code did not arrive (the network dropped as it
@@ -10,6 +11,7 @@ import { useRouteError } from 'react-router';
 export function RouteError() {
   const error = useRouteError();
   const [isOnline, setIsOnline] = useState(() => navigator.onLine);
+  useDocumentTitle('Page not loaded');
   useEffect(() => {
     const update = () => setIsOnline(navigator.onLine);
     window.addEventListener('online', update);

@@ -1,7 +1,8 @@
 import type { RequestItemResponse } from '@imprest/domain/api/requests.ts';
-import { Button, Table, Tag, type TableColumnsType, type TablePaginationConfig } from 'antd';
+import { Table, Tag, type TableColumnsType, type TablePaginationConfig } from 'antd';
 import { formatAmount, formatDate } from '../lib/format.ts';
 import { purposeLabel } from '../lib/request-labels.ts';
+import { RowActionButton, useRowCells } from './row-action-button.tsx';
 import { RowOpenButton } from './row-open-button.tsx';
 import { useIsMobile } from '../lib/use-media-query.ts';
 import { StatusTag } from './status-tag.tsx';
@@ -48,6 +49,7 @@ export function RequestsTable<Row extends RequestsTableRow>({
   'data-testid': testId,
 }: RequestsTableProps<Row>) {
   const isMobile = useIsMobile();
+  const cells = useRowCells<Row>();
 
   const columns: TableColumnsType<Row> = [
     {
@@ -55,6 +57,7 @@ export function RequestsTable<Row extends RequestsTableRow>({
       dataIndex: 'request_owner_name',
       key: 'name',
       ellipsis: true,
+      onCell: cells.cell('name'),
       render: (name: string, request) => {
         const label = isMobile ? (
           <RowOpenButton onOpen={() => onOpen(request)}>{name}</RowOpenButton>
@@ -88,6 +91,7 @@ export function RequestsTable<Row extends RequestsTableRow>({
       dataIndex: 'purpose',
       key: 'purpose',
       responsive: ['sm'],
+      onCell: cells.cell('purpose'),
       render: (purpose: string) => purposeLabel(purpose),
     },
     {
@@ -101,12 +105,14 @@ export function RequestsTable<Row extends RequestsTableRow>({
       title: 'AMOUNT',
       key: 'amount',
       align: 'right',
+      onCell: cells.cell('amount'),
       render: (_value, request) => formatAmount(request.amount_requested, request.amount_currency),
     },
     {
       title: 'STATUS',
       dataIndex: 'current_status',
       key: 'status',
+      onCell: cells.cell('status'),
       render: (status: string) => <StatusTag status={status} />,
     },
     {
@@ -114,15 +120,12 @@ export function RequestsTable<Row extends RequestsTableRow>({
       key: 'action',
       responsive: ['md'],
       render: (_value, request) => (
-        <Button
-          size="small"
-          onClick={(event) => {
-            event.stopPropagation();
-            onOpen(request);
-          }}
+        <RowActionButton
+          describedBy={cells.describedBy(request, ['name', 'purpose', 'amount', 'status'])}
+          onClick={() => onOpen(request)}
         >
           View
-        </Button>
+        </RowActionButton>
       ),
     },
   ];

@@ -41,7 +41,7 @@ export function NewPasswordPage() {
   }
 
   return (
-    <AuthLayout>
+    <AuthLayout title="New password">
       <Typography.Title level={2}>Choose a new password</Typography.Title>
       {email ? <Typography.Paragraph type="secondary">For {email}</Typography.Paragraph> : null}
       {isMismatch ? (

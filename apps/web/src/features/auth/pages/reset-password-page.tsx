@@ -25,7 +25,7 @@ export function ResetPasswordPage() {
   }
 
   return (
-    <AuthLayout>
+    <AuthLayout title="Forgot password">
       <Typography.Title level={2}>Forgot your password?</Typography.Title>
       <Typography.Paragraph type="secondary">
         Enter the e-mail address of your account and we will send you a link to choose a new one.

@@ -42,7 +42,7 @@ export function SignInPage() {
 
   if (isSettingUp && needsSetup) {
     return (
-      <AuthLayout>
+      <AuthLayout title="Set up your organisation">
         <h1 className="auth-title">Set up your organisation</h1>
         <p className="auth-subtitle">
           Create the organisation and the first account, its director.
@@ -55,7 +55,7 @@ export function SignInPage() {
   }
 
   return (
-    <AuthLayout>
+    <AuthLayout title="Sign in">
       <h1 className="auth-title">Welcome back</h1>
       <p className="auth-subtitle">Use your organisation account to continue.</p>
       {status === 'rejected' ? (

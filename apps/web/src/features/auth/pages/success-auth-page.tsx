@@ -13,7 +13,7 @@ export function SuccessAuthPage() {
   const navigate = useNavigate();
   const { user, signOut } = useSession();
   return (
-    <AuthLayout>
+    <AuthLayout title="Password changed">
       <Result
         status="success"
         title="Password changed"

@@ -1,6 +1,7 @@
 import type { BudgetResponse } from '@imprest/domain/api/budgets.ts';
-import { Button, Table, type TableColumnsType } from 'antd';
+import { Table, type TableColumnsType } from 'antd';
 import { useNavigate } from 'react-router';
+import { RowActionButton, useRowCells } from '../../../components/row-action-button.tsx';
 import { RowOpenButton } from '../../../components/row-open-button.tsx';
 import { formatAmount } from '../../../lib/format.ts';
 import { tablePagination } from '../../../lib/pagination.tsx';
@@ -32,6 +33,7 @@ export function BudgetTable({
 }: BudgetTableProps) {
   const navigate = useNavigate();
   const isMobile = useIsMobile();
+  const cells = useRowCells<BudgetResponse>();
 
   function openBudget(budget: BudgetResponse) {
     void navigate(paths.dashboard.budget.getHref(budget.code));
@@ -42,6 +44,7 @@ export function BudgetTable({
       title: 'NAME',
       dataIndex: 'name',
       key: 'name',
+      onCell: cells.cell('name'),
       // Phones wrap long names so that CODE and AMOUNT stay in view, with the department and the
       // status under the name: as columns they lay off the screen's edge, and an archived budget
       // looked like any other.
@@ -62,7 +65,7 @@ export function BudgetTable({
           name
         ),
     },
-    { title: 'CODE', dataIndex: 'code', key: 'code' },
+    { title: 'CODE', dataIndex: 'code', key: 'code', onCell: cells.cell('code') },
     {
       title: 'AMOUNT',
       key: 'amount',
@@ -89,9 +92,12 @@ export function BudgetTable({
       // Spec §2: on mobile the row itself is the action.
       responsive: ['md'],
       render: (_value, budget) => (
-        <Button size="small" onClick={() => openBudget(budget)}>
+        <RowActionButton
+          describedBy={cells.describedBy(budget, ['name', 'code'])}
+          onClick={() => openBudget(budget)}
+        >
           View Budget
-        </Button>
+        </RowActionButton>
       ),
     },
   ];

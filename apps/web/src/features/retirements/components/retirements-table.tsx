@@ -1,5 +1,6 @@
 import type { RetirementItemResponse } from '@imprest/domain/api/retirements.ts';
-import { Button, Table, Typography, type TableColumnsType, type TablePaginationConfig } from 'antd';
+import { Table, Typography, type TableColumnsType, type TablePaginationConfig } from 'antd';
+import { RowActionButton, useRowCells } from '../../../components/row-action-button.tsx';
 import { RowOpenButton } from '../../../components/row-open-button.tsx';
 import { formatAmount, formatDate } from '../../../lib/format.ts';
 import { purposeLabel } from '../../../lib/request-labels.ts';
@@ -42,6 +43,7 @@ export function RetirementsTable({
   onOpen,
 }: RetirementsTableProps) {
   const isMobile = useIsMobile();
+  const cells = useRowCells<RetirementItemResponse>();
 
   const columns: TableColumnsType<RetirementItemResponse> = [
     {
@@ -49,6 +51,7 @@ export function RetirementsTable({
       dataIndex: 'name',
       key: 'name',
       ellipsis: true,
+      onCell: cells.cell('name'),
       render: (name: string, retirement) =>
         isMobile ? (
           <>
@@ -70,6 +73,7 @@ export function RetirementsTable({
       dataIndex: 'purpose',
       key: 'purpose',
       responsive: ['sm'],
+      onCell: cells.cell('purpose'),
       render: (purpose: string) => purposeLabel(purpose),
     },
     {
@@ -82,6 +86,7 @@ export function RetirementsTable({
       title: 'AMOUNT REQUESTED',
       key: 'amount_requested',
       align: 'right',
+      onCell: cells.cell('amount_requested'),
       responsive: ['lg'],
       render: (_value, retirement) =>
         formatAmount(retirement.amount_requested, retirement.amount_currency),
@@ -100,6 +105,7 @@ export function RetirementsTable({
       title: 'STATUS',
       dataIndex: 'status',
       key: 'status',
+      onCell: cells.cell('status'),
       render: (_value, retirement) => <RetirementStatusTag status={retirement.status} />,
     },
     {
@@ -107,15 +113,17 @@ export function RetirementsTable({
       key: 'action',
       responsive: ['md'],
       render: (_value, retirement) => (
-        <Button
-          size="small"
-          onClick={(event) => {
-            event.stopPropagation();
-            onOpen(retirement);
-          }}
+        <RowActionButton
+          describedBy={cells.describedBy(retirement, [
+            'name',
+            'purpose',
+            'amount_requested',
+            'status',
+          ])}
+          onClick={() => onOpen(retirement)}
         >
           View
-        </Button>
+        </RowActionButton>
       ),
     },
   ];
