@@ -385,25 +385,27 @@ test("Home's data is asked for beside the session's validation, not after it", a
   const page = await context.newPage();
   const asked: string[] = [];
   page.on('request', (sent) => asked.push(new URL(sent.url()).pathname));
+  const isList = (path: string) =>
+    path.startsWith('/api/v1/requests/') || path.startsWith('/api/v1/retirement/');
   // The validation is held back until Home's lists are asked for (10 s at most): Home itself
   // renders only once the session stands, so only the start-up's prefetch can ask for them then.
   let askedWhileHeld: string[] = [];
   await page.route('**/api/v1/users/validate-token', async (route) => {
-    await expect
-      .poll(() => asked.filter((path) => path.startsWith('/api/v1/requests/')), { timeout: 10_000 })
-      .toHaveLength(3);
-    askedWhileHeld = asked.filter((path) => path.startsWith('/api/v1/requests/'));
+    await expect.poll(() => asked.filter(isList), { timeout: 10_000 }).toHaveLength(4);
+    askedWhileHeld = asked.filter(isList);
     await route.continue();
   });
   await page.goto('/dashboard');
   await expect(page.getByTestId('page-title')).toHaveText('Home');
   await expect(page.getByTestId('recent-requests').locator('table')).toBeVisible();
-  // A finance officer's Home: the counts, the recent requests and the queue waiting for the role.
+  // A finance officer's Home: the counts, the recent requests, the queue waiting for the role and
+  // the retirements waiting for the officer's review.
   const ids = askedWhileHeld.map((path) => path.replace(/[0-9a-f-]{36}/, ':id'));
   expect(ids.sort()).toEqual([
     '/api/v1/requests/finance_officer/pending/:id',
     '/api/v1/requests/summary/:id',
     '/api/v1/requests/user/:id',
+    '/api/v1/retirement/pending',
   ]);
   // Home used those answers: it asked for none of its lists a second time before the socket
   // joined (which refreshes the lists on screen only if the page may have missed an event,
@@ -413,6 +415,6 @@ test("Home's data is asked for beside the session's validation, not after it", a
     0,
     asked.findIndex((path) => path.startsWith('/socket.io')),
   );
-  expect(beforeSocket.filter((path) => path.startsWith('/api/v1/requests/'))).toHaveLength(3);
+  expect(beforeSocket.filter(isList)).toHaveLength(4);
   await context.close();
 });

@@ -9,6 +9,7 @@ import {
   desktop,
   endSessionAndSignInAgain,
   expectNoSidewaysScroll,
+  expectOnLastPage,
   expectUnclipped,
   failCalls,
   minimalPdf,
@@ -663,4 +664,63 @@ test('a retirements list that failed to load says so without "No retirements fou
   await failure.getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByTestId('retirement-row').first()).toBeVisible();
   await expect(failure).toHaveCount(0);
+});
+
+test("Home lists the retirements waiting for the reviewer's answer, live, and each leaves once answered", async ({
+  browser,
+  request,
+}) => {
+  // An amount no other test uses, spent in full (no cash to return), so its row is recognisable.
+  const amount = 100_000 + Math.floor(Math.random() * 800_000);
+  const tzs = `TZS ${amount.toLocaleString('en-GB')}`;
+  const { id } = await retirementAwaitingOwner(request, { amount_requested: amount });
+
+  const finance = await pageOf(browser, 'finance@example.com');
+  const secretary = await pageOf(browser, 'secretary@example.com');
+  for (const reviewer of [finance, secretary]) {
+    await expect(reviewer.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
+    await expect(reviewer.getByTestId('pending-requests')).toBeVisible();
+  }
+  const financeList = finance.getByTestId('pending-retirements');
+  const secretaryList = secretary.getByTestId('pending-retirements');
+  await expect(financeList.getByText(tzs)).toHaveCount(0);
+
+  // Its owner submits it: it arrives on finance's Home, the first step's, without a reload; not on
+  // the secretary's, whose step comes next.
+  await submitThroughApi(request, id, amount);
+  await expectOnLastPage(financeList, tzs, { timeout: 15_000 });
+  await expect(secretaryList.getByText(tzs)).toHaveCount(0);
+
+  // Its row's View opens the retirement form, where finance answers it.
+  const row = financeList.getByTestId('retirement-row').filter({ hasText: tzs });
+  await expect(row.getByRole('cell').first()).toHaveText('Asha Staff');
+  await row.getByRole('button', { name: 'View', exact: true }).click();
+  await expect(finance).toHaveURL(new RegExp(`/dashboard/retirements/${id}$`));
+  const panel = finance.getByTestId('retirement-review-panel');
+  await panel.getByRole('button', { name: 'Accept' }).click();
+  await expect(finance.getByText(texts.reviewed, { exact: true })).toBeVisible();
+
+  // Now it waits for the secretary, whose Home shows it live; finance's no longer does.
+  await expectOnLastPage(secretaryList, tzs, { timeout: 15_000 });
+  await finance.goto('/dashboard');
+  await expect(finance.getByTestId('recent-requests')).toBeVisible();
+  await expect(financeList.getByText(tzs)).toHaveCount(0);
+
+  // On a phone the list fits the screen.
+  await secretary.setViewportSize(phone);
+  await expectNoSidewaysScroll(secretary);
+  await shot(secretary, 'home-pending-retirements-375');
+  await secretary.setViewportSize(desktop);
+  await shot(secretary, 'home-pending-retirements-1280');
+  await reviewRetirement(secretary, id, 'Accept');
+  await secretary.goto('/dashboard');
+  await expect(secretary.getByTestId('recent-requests')).toBeVisible();
+  await expect(secretaryList.getByText(tzs)).toHaveCount(0);
+
+  // The owner, a staff member, reviews nothing: no such list on their Home.
+  const staff = await pageOf(browser, 'staff@example.com');
+  await expect(staff.getByTestId('recent-requests')).toBeVisible();
+  await expect(staff.getByTestId('pending-retirements')).toHaveCount(0);
+
+  for (const user of [finance, secretary, staff]) await user.context().close();
 });

@@ -587,6 +587,7 @@ test('a page that missed nothing does not fetch its data again as its socket joi
     '/api/v1/requests/finance_officer/pending/:id',
     '/api/v1/requests/summary/:id',
     '/api/v1/requests/user/:id',
+    '/api/v1/retirement/pending',
     '/api/v1/users/validate-token',
   ]);
 });

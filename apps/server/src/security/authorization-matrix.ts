@@ -601,6 +601,12 @@ const retirementRows: MatrixRow[] = [
     }),
   },
   {
+    operation: 'GET /api/v1/retirement/pending',
+    note: 'The actor’s own review queue: the call names no other user; a role with no step gets an empty page.',
+    expect: { none: every(200) },
+    call: async () => ({ method: 'GET', url: `${api}/retirement/pending` }),
+  },
+  {
     operation: 'GET /api/v1/retirement/download/{role}',
     variant: 'user mode',
     note: 'The record is the user whose retirements are downloaded (`user` mode).',

@@ -9,7 +9,7 @@ import {
 } from '../enums.ts';
 import { nonNegativeAmount } from '../money.ts';
 import { reviewerHierarchy } from '../requests.ts';
-import { isoDateTime, storableText, uuidInput } from './common.ts';
+import { isoDateTime, pageQuery, storableText, uuidInput } from './common.ts';
 
 /** `POST retirement/attach-retirement`: `id` is the request's id (decisions §8). */
 export const attachRetirementRequest = z.object({
@@ -173,6 +173,22 @@ export const retirementListResponse = z.object({
   total: z.number().int(),
 });
 export type RetirementListResponse = z.infer<typeof retirementListResponse>;
+
+/**
+ * `GET retirement/pending`: a page of the retirements waiting for the caller's review (Home's
+ * 'Retirements Pending Your Review'), 10 by default and at most 100 like every list's; no search.
+ */
+export const pendingRetirementsQuery = pageQuery.pick({ page: true, per_page: true });
+export type PendingRetirementsQuery = z.infer<typeof pendingRetirementsQuery>;
+
+/** The page: oldest submission first, `total` every such retirement. */
+export const pendingRetirementsResponse = z.object({
+  data: z.array(retirementItemResponse),
+  page: z.number().int(),
+  per_page: z.number().int(),
+  total: z.number().int(),
+});
+export type PendingRetirementsResponse = z.infer<typeof pendingRetirementsResponse>;
 
 /** `GET retirement/download/{role}?id=`: `role` as in the list, `id` the user the file is named after. */
 export const retirementDownloadParams = z.object({ role: retirementListMode });

@@ -49,6 +49,8 @@ export const anotherRetirementStepRefusal =
  * never the owner, only a user whose role is the step's role, and never someone who answered
  * another step of the same round (a reviewer whose position changed mid-round; docs/decisions/0019).
  * Whether it is the step's turn is a state question the service answers with 409.
+ * pendingReviewWhere (queries.ts) says the same in SQL for the reviewers' queue: change both
+ * together.
  */
 export function retirementReviewRefusal(
   actor: PolicyActor,

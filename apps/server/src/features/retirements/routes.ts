@@ -2,6 +2,8 @@ import { idempotencyHeaders } from '@imprest/domain/api/common.ts';
 import { requestResponse } from '@imprest/domain/api/requests.ts';
 import {
   attachRetirementRequest,
+  pendingRetirementsQuery,
+  pendingRetirementsResponse,
   retirementDownloadParams,
   retirementDownloadQuery,
   retirementEditRequest,
@@ -20,6 +22,7 @@ import { errorResponses } from '../../lib/error-responses.ts';
 import {
   attachRetirement,
   downloadRetirements,
+  listPendingRetirements,
   listRetirements,
   requestRetirementEdit,
   reviewRetirement,
@@ -30,7 +33,7 @@ const security = [{ bearer: [] }];
 
 /**
  * Retirements (spec §7, decisions §4): finance attaches one to an approved request, the owner
- * submits it, the request's reviewer chain reviews it; lists and downloads.
+ * submits it, the request's reviewer chain reviews it; lists, the reviewers' queue, downloads.
  */
 export function retirementRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -132,6 +135,25 @@ export function retirementRoutes(context: AppContext): FastifyPluginAsyncZod {
       },
       async (request) =>
         listRetirements(context, { actor: actorOf(request), query: request.query }),
+    );
+
+    app.get(
+      '/retirement/pending',
+      {
+        schema: {
+          tags: ['retirements'],
+          summary:
+            'Retirements whose current review step is your role, except your own and rounds you answered',
+          security,
+          querystring: pendingRetirementsQuery,
+          response: {
+            200: pendingRetirementsResponse,
+            ...errorResponses(400, 401),
+          },
+        },
+      },
+      async (request) =>
+        listPendingRetirements(context, { actor: actorOf(request), query: request.query }),
     );
 
     app.get(

@@ -3,6 +3,8 @@ import type { Readable } from 'node:stream';
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
 import type {
   AttachRetirementRequest,
+  PendingRetirementsQuery,
+  PendingRetirementsResponse,
   RetirementEditRequest,
   RetirementListQuery,
   RetirementListResponse,
@@ -58,6 +60,7 @@ import {
   findRetirementReviews,
   insertRetirement,
   insertRetirementReviewRound,
+  listPendingReviewPage,
   listRetirementPage,
   lockRetirement,
   updateRetirement,
@@ -478,6 +481,31 @@ export async function listRetirements(
   });
   const data = rows.map(presentRetirementItem);
   return { data, retirements: data, page: query.page, per_page: query.per_page, total };
+}
+
+/**
+ * The retirements waiting for the caller's review (Home's 'Retirements Pending Your Review'),
+ * oldest submission first: exactly those whose current step the caller may answer. Anyone signed in
+ * may ask; a role that reviews no step (staff) has none.
+ */
+export async function listPendingRetirements(
+  context: AppContext,
+  options: { actor: Actor; query: PendingRetirementsQuery },
+): Promise<PendingRetirementsResponse> {
+  const { actor, query } = options;
+  const { rows, total } = await listPendingReviewPage(context.db, {
+    organizationId: actor.organization_id,
+    role: actor.role,
+    callerId: actor.id,
+    page: query.page,
+    perPage: query.per_page,
+  });
+  return {
+    data: rows.map(presentRetirementItem),
+    page: query.page,
+    per_page: query.per_page,
+    total,
+  };
 }
 
 /** A spreadsheet of retirements named after the user, streamed as it is written (spec §9). */

@@ -4,6 +4,7 @@ import { effectiveMode } from '../../../lib/session.tsx';
 import type { Mode } from '../../../lib/storage.ts';
 import { firstPage } from '../../../lib/use-server-paging.ts';
 import { hasPendingList, pendingRequestsQuery } from './get-pending-requests.ts';
+import { pendingRetirementsQuery } from './get-pending-retirements.ts';
 import { recentRequestsQuery, recentRequestsOf } from './get-recent-requests.ts';
 import { requestSummaryQuery } from './get-request-summary.ts';
 
@@ -20,5 +21,6 @@ export function prefetchHome(queryClient: QueryClient, user: UserResponse, store
   void queryClient.prefetchQuery(recentRequestsQuery(recentRequestsOf(user, mode)));
   if (hasPendingList(user.role)) {
     void queryClient.prefetchQuery(pendingRequestsQuery(user.role, user.id, firstPage));
+    void queryClient.prefetchQuery(pendingRetirementsQuery(user.id, firstPage));
   }
 }

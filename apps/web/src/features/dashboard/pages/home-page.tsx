@@ -9,10 +9,12 @@ import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { useLastPageInRange, useServerPaging } from '../../../lib/use-server-paging.ts';
 import { paths } from '../../../paths.ts';
 import { hasPendingList, usePendingRequests } from '../api/get-pending-requests.ts';
+import { usePendingRetirements } from '../api/get-pending-retirements.ts';
 import { recentRequestsOf, useRecentRequests } from '../api/get-recent-requests.ts';
 import { useRequestSummary } from '../api/get-request-summary.ts';
 import { ListsLoader } from '../components/lists-loader.tsx';
 import { OutstandingRetirements } from '../components/outstanding-retirements.tsx';
+import { PendingRetirements } from '../components/pending-retirements.tsx';
 import { SummaryTiles } from '../components/summary-tiles.tsx';
 
 /**
@@ -41,7 +43,7 @@ function delegatedMark(request: PendingItemResponse) {
 /**
  * Route /dashboard (spec §2 Home): summary tiles, the recent requests (the user's own in staff mode,
  * all the user may see in admin mode), the user's outstanding retirements and, for every role but
- * staff, those waiting for the role.
+ * staff, the requests waiting for the role and the retirements waiting for the user's review.
  */
 export function HomePage() {
   const user = useCurrentUser();
@@ -61,11 +63,27 @@ export function HomePage() {
   });
   // Requests leave the queue as they are answered (here, elsewhere, live).
   useLastPageInRange(pendingPage, pending.isPlaceholderData ? undefined : pending.data?.total);
+  // The retirements waiting for the same reviewers' answer: a card only while there are some.
+  const retirementsPage = useServerPaging();
+  const pendingRetirements = usePendingRetirements({
+    userId: user.id,
+    isEnabled: isPendingListShown,
+    page: retirementsPage.page,
+    perPage: retirementsPage.perPage,
+  });
+  useLastPageInRange(
+    retirementsPage,
+    pendingRetirements.isPlaceholderData ? undefined : pendingRetirements.data?.total,
+  );
+  const isPendingRetirementsShown =
+    isPendingListShown && (pendingRetirements.isError || (pendingRetirements.data?.total ?? 0) > 0);
   const cardSize = isMobile ? 'small' : 'medium';
   const outstanding = summary.data?.outstanding_retirements ?? [];
   // The outstanding retirements come with the summary; every list waits for all its data.
   const areListsLoaded =
-    !summary.isPending && !recent.isPending && (!isPendingListShown || !pending.isPending);
+    !summary.isPending &&
+    !recent.isPending &&
+    (!isPendingListShown || (!pending.isPending && !pendingRetirements.isPending));
   // The lists (antd's table and cards) are the page's heaviest part: drawn in a deferred render,
   // which React slices, rather than in the task that brings their data (issue 13: Total Blocking
   // Time). Their loader stands in their place until then, as while the data loads.
@@ -124,6 +142,13 @@ export function HomePage() {
                 nameMark={delegatedMark}
               />
             </Card>
+          ) : null}
+          {isPendingRetirementsShown ? (
+            <PendingRetirements
+              list={pendingRetirements}
+              paging={retirementsPage}
+              cardSize={cardSize}
+            />
           ) : null}
           <Card
             title="Recent Requests"

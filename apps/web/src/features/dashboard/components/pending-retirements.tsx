@@ -1,0 +1,62 @@
+import type { PendingRetirementsResponse } from '@imprest/domain/api/retirements.ts';
+import { Card } from 'antd';
+import { lazy } from 'react';
+import { useNavigate } from 'react-router';
+import { LoadError } from '../../../components/load-error.tsx';
+import { tablePagination } from '../../../lib/pagination.tsx';
+import type { useServerPaging } from '../../../lib/use-server-paging.ts';
+import { paths } from '../../../paths.ts';
+
+/** The retirements list's table, fetched with Home's lists rather than before Home shows (issue 13). */
+const RetirementsTable = lazy(async () => {
+  const { RetirementsTable: Table } =
+    await import('../../retirements/components/retirements-table.tsx');
+  return { default: Table };
+});
+
+type PendingRetirementsProps = {
+  list: {
+    data: PendingRetirementsResponse | undefined;
+    isPending: boolean;
+    isPlaceholderData: boolean;
+    isError: boolean;
+    error: Error | null;
+    refetch: () => Promise<unknown>;
+  };
+  paging: ReturnType<typeof useServerPaging>;
+  cardSize: 'small' | 'medium';
+};
+
+/**
+ * Home: the retirements whose next review step is the user's, oldest submission first, each opening
+ * its retirement form where the user answers it. A retirement comes back only for the reviewers'
+ * answer, so nobody had to look for it in the retirements list or wait for the e-mail.
+ */
+export function PendingRetirements({ list, paging, cardSize }: PendingRetirementsProps) {
+  const navigate = useNavigate();
+  return (
+    <Card title="Retirements Pending Your Review" size={cardSize} data-testid="pending-retirements">
+      {list.isError ? (
+        <LoadError
+          title={list.error?.message ?? 'The retirements could not be loaded.'}
+          onRetry={() => list.refetch()}
+          style={{ marginBottom: 16 }}
+        />
+      ) : null}
+      <RetirementsTable
+        retirements={list.data?.data ?? []}
+        isLoading={list.isPending || list.isPlaceholderData}
+        isError={list.isError}
+        pagination={tablePagination(list.data?.total ?? 0, {
+          current: paging.page,
+          pageSize: paging.perPage,
+          onChange: paging.onChange,
+          hideOnSinglePage: true,
+        })}
+        onOpen={(retirement) =>
+          void navigate(paths.dashboard.retirement.getHref(retirement.request_id))
+        }
+      />
+    </Card>
+  );
+}
