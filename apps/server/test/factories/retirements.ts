@@ -4,7 +4,8 @@ import { expect } from 'vitest';
 import type { Executor } from '../../src/db/client.ts';
 import { retirementReviews, retirements } from '../../src/db/schema.ts';
 import { committedAmount, recomputedCommittedAmount } from '../../src/features/budgets/ledger.ts';
-import { auth } from '../helpers.ts';
+import { auth, type TestApp } from '../helpers.ts';
+import { buildStaffedOrganization, type StaffedOrganization } from './organizations.ts';
 import { requestBody, review, submitted } from './requests.ts';
 
 /**
@@ -180,4 +181,47 @@ export function refusalChecker(db: Executor, budgetId: string) {
     expect(await retirementState(db, retirement.id)).toEqual(before);
     expect(await checkedCommitted(db, budgetId)).toBe(committed);
   };
+}
+
+/**
+ * Decision 0019's case in an organisation of its own: a Group A retirement (200,000,000 tzs:
+ * finance officer → executive secretary → director) whose finance officer answered step 1 and was
+ * then made director, signing in again as one; the secretary answered step 2, so step 3, the
+ * director's, waits. Returns the organisation, the retirement as step 2 left it and the promoted
+ * reviewer's new session.
+ */
+export async function retirementWithPromotedReviewer(t: TestApp): Promise<{
+  moved: StaffedOrganization;
+  retirement: RetirementBody;
+  promoted: Reviewer;
+}> {
+  const moved = await buildStaffedOrganization(t.db, { name: 'Moved Org' });
+  const attached = await buildRetirement(t.app, {
+    owner: moved.staff,
+    finance: moved.finance,
+    reviewers: [moved.finance, moved.secretary, moved.director],
+    budgetCode: moved.budget.code,
+    amount: 200_000_000,
+  });
+  const submitted = await submittedRetirement(t.app, moved.staff, attached, {
+    amount_spent: 150_000_000,
+  });
+  const first = await reviewedRetirement(t.app, moved.finance, submitted, 'approved');
+  const promotion = await t.app.inject({
+    method: 'PUT',
+    url: '/api/v1/users',
+    headers: auth(moved.director),
+    payload: { user_id: moved.finance.id, role: 'director' },
+  });
+  expect(promotion.statusCode, promotion.body).toBe(200);
+  // A change of position ends the user's sessions: they sign in again as a director.
+  const signIn = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/users/authenticate',
+    payload: { email: moved.finance.email, password: moved.finance.password },
+  });
+  expect(signIn.statusCode, signIn.body).toBe(200);
+  const promoted = { token: signIn.json().token as string };
+  const retirement = await reviewedRetirement(t.app, moved.secretary, first, 'approved');
+  return { moved, retirement, promoted };
 }

@@ -8,6 +8,7 @@ import {
 import {
   buildRetirement,
   requestRetirementEdit,
+  retirementWithPromotedReviewer,
   reviewedRetirement,
   reviewRetirement,
   submittedRetirement,
@@ -88,44 +89,15 @@ describe('GET /retirement/pending', () => {
   });
 
   it('does not list a step to someone who answered another step of the round (decisions 0019), and lists the next round again', async () => {
-    const moved = await buildStaffedOrganization(t.db, { name: 'Moved Org' });
-    // Group A (150,000,000 tzs and more): finance officer → executive secretary → director.
-    const attached = await buildRetirement(t.app, {
-      owner: moved.staff,
-      finance: moved.finance,
-      reviewers: [moved.finance, moved.secretary, moved.director],
-      budgetCode: moved.budget.code,
-      amount: 200_000_000,
-    });
-    const retirement = await submittedRetirement(t.app, moved.staff, attached, {
-      amount_spent: 150_000_000,
-    });
-    const first = await reviewedRetirement(t.app, moved.finance, retirement, 'approved');
-    const promoted = await t.app.inject({
-      method: 'PUT',
-      url: '/api/v1/users',
-      headers: auth(moved.director),
-      payload: { user_id: moved.finance.id, role: 'director' },
-    });
-    expect(promoted.statusCode, promoted.body).toBe(200);
-    // A change of position ends the user's sessions: they sign in again as a director.
-    const signIn = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/users/authenticate',
-      payload: { email: moved.finance.email, password: moved.finance.password },
-    });
-    expect(signIn.statusCode, signIn.body).toBe(200);
-    const nowDirector = { token: signIn.json().token as string };
-
-    const second = await reviewedRetirement(t.app, moved.secretary, first, 'approved');
+    const { moved, retirement, promoted: nowDirector } = await retirementWithPromotedReviewer(t);
     const [row] = await t.db.select().from(retirements).where(eq(retirements.id, retirement.id));
     expect(row?.next_reviewer_role).toBe('director');
     expect(await queueOf(moved.director)).toEqual([retirement.id]);
     expect(await queueOf(nowDirector)).toEqual([]);
     // The list agrees with the review: the promoted reviewer may not answer step 3 either.
-    const step3 = second.reviews.find((review) => review.round === 1 && review.step === 3);
+    const step3 = retirement.reviews.find((review) => review.round === 1 && review.step === 3);
     const refused = await reviewRetirement(t.app, nowDirector, {
-      id: second.id,
+      id: retirement.id,
       review_id: step3?.id,
       status: 'approved',
       comments: 'Approving my own step again',
@@ -133,7 +105,7 @@ describe('GET /retirement/pending', () => {
     expect(refused.statusCode, refused.body).toBe(403);
 
     // Rejected: nobody's. Resubmitted, round 2 is judged afresh, by anyone of the step's role.
-    const rejected = await reviewedRetirement(t.app, moved.director, second, 'rejected');
+    const rejected = await reviewedRetirement(t.app, moved.director, retirement, 'rejected');
     expect(await queueOf(moved.director)).toEqual([]);
     expect(await queueOf(moved.finance2)).toEqual([]);
     const edit = await requestRetirementEdit(t.app, moved.staff, { id: rejected.id });

@@ -12,6 +12,7 @@ import {
   checkedCommitted,
   refusalChecker,
   requestRetirementEdit,
+  retirementWithPromotedReviewer,
   reviewedRetirement,
   reviewRetirement,
   submittedRetirement,
@@ -363,36 +364,11 @@ describe('POST /retirement/request-edit and resubmission', () => {
 
 describe('one person answers one step of a retirement round (docs/decisions/0019)', () => {
   it('a finance officer made director after answering step 1 neither hears of nor answers step 3', async () => {
-    const moved = await buildStaffedOrganization(t.db, { name: 'Moved Org' });
-    // Group A (150,000,000 tzs and more): finance officer → executive secretary → director.
-    const attached = await buildRetirement(t.app, {
-      owner: moved.staff,
-      finance: moved.finance,
-      reviewers: [moved.finance, moved.secretary, moved.director],
-      budgetCode: moved.budget.code,
-      amount: 200_000_000,
-    });
-    const retirement = await submittedRetirement(t.app, moved.staff, attached, {
-      amount_spent: 150_000_000,
-    });
-    const first = await reviewedRetirement(t.app, moved.finance, retirement, 'approved');
-    const promoted = await t.app.inject({
-      method: 'PUT',
-      url: '/api/v1/users',
-      headers: auth(moved.director),
-      payload: { user_id: moved.finance.id, role: 'director' },
-    });
-    expect(promoted.statusCode, promoted.body).toBe(200);
-    // A change of position ends the user's sessions: they sign in again as a director.
-    const signIn = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/users/authenticate',
-      payload: { email: moved.finance.email, password: moved.finance.password },
-    });
-    expect(signIn.statusCode, signIn.body).toBe(200);
-    const nowDirector = { token: signIn.json().token as string };
-
-    const second = await reviewedRetirement(t.app, moved.secretary, first, 'approved');
+    const {
+      moved,
+      retirement: second,
+      promoted: nowDirector,
+    } = await retirementWithPromotedReviewer(t);
     const step3 = stepOf(second, 3);
     expect(step3).toMatchObject({ reviewer_role: 'director', status: 'pending' });
     // Step 3's "awaits your review" e-mail goes to the director, not to the promoted reviewer
