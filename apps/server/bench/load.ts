@@ -613,6 +613,12 @@ async function benchmark(
       shot: get('retirement/requests?role=finance_officer&page=1'),
       as: 'finance',
     },
+    {
+      // Home's 'Retirements Pending Your Review' (docs/decisions/0039).
+      name: 'retirement queue (finance officer)',
+      shot: get('retirement/pending?page=1&per_page=10'),
+      as: 'finance',
+    },
   ];
   function get(url: string): Shot {
     return { method: 'GET', path: url, headers: {} };
