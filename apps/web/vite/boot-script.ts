@@ -5,7 +5,7 @@ import { paths } from '../src/paths.ts';
 /**
  * The modules a returning user's first page needs beyond the entry (src/app/route-modules.ts,
  * which imports them): every dashboard page needs antd's frame and the dashboard's; Home also its
- * page and its table.
+ * page and its tables.
  */
 const dashboardModules = [
   'src/app/antd-provider.tsx',
@@ -15,6 +15,7 @@ const homeModules = [
   ...dashboardModules,
   'src/features/dashboard/pages/home-page.tsx',
   'src/components/requests-table.tsx',
+  'src/features/retirements/components/retirements-table.tsx',
 ];
 
 type OutputBundle = NonNullable<IndexHtmlTransformContext['bundle']>;

@@ -14,4 +14,6 @@ export const routeModules = {
   home: () => import('../features/dashboard/pages/home-page.tsx'),
   /** Home's table, which the page itself loads lazily (features/dashboard/pages/home-page.tsx). */
   requestsTable: () => import('../components/requests-table.tsx'),
+  /** The table of Home's retirements waiting for review (dashboard/components/pending-retirements.tsx). */
+  retirementsTable: () => import('../features/retirements/components/retirements-table.tsx'),
 };

@@ -86,8 +86,11 @@ export const routes: RouteObject[] = [
                   {
                     index: true,
                     lazy: async () => {
-                      // Home's table, which the page loads lazily, downloads beside the page.
+                      // Home's tables, which the page loads lazily, download beside the page: a
+                      // table fetched only as its list appears fails the page if the network
+                      // drops meanwhile.
                       routeModules.requestsTable().catch(() => undefined);
+                      routeModules.retirementsTable().catch(() => undefined);
                       const { HomePage } = await routeModules.home();
                       return { Component: HomePage };
                     },

@@ -7,7 +7,10 @@ import { tablePagination } from '../../../lib/pagination.tsx';
 import type { useServerPaging } from '../../../lib/use-server-paging.ts';
 import { paths } from '../../../paths.ts';
 
-/** The retirements list's table, fetched with Home's lists rather than before Home shows (issue 13). */
+/**
+ * The retirements list's table, drawn once Home's lists have come; its file downloads beside Home's
+ * (app/route-modules.ts), as the requests table's does, so a network drop meanwhile fails no page.
+ */
 const RetirementsTable = lazy(async () => {
   const { RetirementsTable: Table } =
     await import('../../retirements/components/retirements-table.tsx');
