@@ -496,6 +496,17 @@ export const retirements = pgTable(
      * otherwise (like requests.next_reviewer_role), so reviewers' queues read an index.
      */
     next_reviewer_role: text('next_reviewer_role'),
+    /**
+     * Everyone who has answered a step of the current round, added by each answer in the UPDATE
+     * that moves the retirement (updateRetirement); a new round starts it empty. The reviewers'
+     * queue leaves out a retirement its caller appears in by reading the row, not by probing
+     * retirement_reviews once per waiting retirement (docs/decisions/0039), as requests.answered_by
+     * does for the requests' queue. Migration 0024 filled it for the retirements then under review.
+     */
+    answered_by: uuid('answered_by')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     /** The finance user who attached it. */
     created_by: uuid('created_by')
       .notNull()
@@ -514,8 +525,11 @@ export const retirements = pgTable(
     index('retirements_file_paths_idx').using('gin', table.file_paths),
     index('retirements_org_latest_idx').on(table.organization_id, table.created_at.desc()),
     index('retirements_owner_latest_idx').on(table.retirement_owner_id, table.created_at.desc()),
+    // The reviewers' queue (GET retirement/pending), oldest submission first. Migration 0024 built
+    // it with INCLUDE (status, retirement_owner_id, answered_by), which drizzle cannot declare, so
+    // the queue's count is an index-only scan (issue 13, docs/decisions/0039).
     index('retirements_next_reviewer_idx')
-      .on(table.organization_id, table.next_reviewer_role, table.submitted_at)
+      .on(table.organization_id, table.next_reviewer_role, table.submitted_at, table.id)
       .where(sql`${table.next_reviewer_role} IS NOT NULL`),
     // The lock job (decisions §4) reads the overdue ones: pending or rejected, by due date.
     index('retirements_outstanding_due_idx')

@@ -260,8 +260,10 @@ export async function submitRetirement(
       submissions: round,
       submittedNow: true,
       next_reviewer_role: first,
-      // A new round is judged afresh: Cash Returned marked in a rejected round spoke of its amount.
+      // A new round is judged afresh: Cash Returned marked in a rejected round spoke of its amount,
+      // and whoever answered a step of it may answer any step of this one (decision 0019).
       is_funds_returned: false,
+      answered_by: [],
     });
     await insertRetirementReviewRound(tx, {
       organizationId,
@@ -381,6 +383,7 @@ export async function reviewRetirement(
     await updateRetirement(tx, retirement.id, {
       status: next.status,
       next_reviewer_role: nextReviewerRole(next.status, answeredRound),
+      answeredBy: actor.id,
       ...(input.is_funds_returned ? { is_funds_returned: true } : {}),
     });
     await notifyRetirementReviewed(context, tx, { retirementId: retirement.id });
