@@ -2,6 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { retirements } from '../../db/schema.ts';
 import {
+  appWithStaffedOrganization,
   buildStaffedOrganization,
   type StaffedOrganization,
 } from '../../../test/factories/organizations.ts';
@@ -14,7 +15,7 @@ import {
   submittedRetirement,
   type RetirementBody,
 } from '../../../test/factories/retirements.ts';
-import { auth, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { auth, type TestApp, type TestUser } from '../../../test/helpers.ts';
 
 /**
  * `GET /retirement/pending`: the retirements whose current step the caller may answer, the same
@@ -26,8 +27,7 @@ let org: StaffedOrganization;
 let other: StaffedOrganization;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  org = await buildStaffedOrganization(t.db);
+  ({ t, org } = await appWithStaffedOrganization());
   other = await buildStaffedOrganization(t.db, { name: 'Other Org' });
 });
 

@@ -1,4 +1,4 @@
-import type { PendingRetirementsResponse } from '@imprest/domain/api/retirements.ts';
+import type { usePendingRetirements } from '../api/get-pending-retirements.ts';
 import { Card } from 'antd';
 import { lazy } from 'react';
 import { useNavigate } from 'react-router';
@@ -18,14 +18,7 @@ const RetirementsTable = lazy(async () => {
 });
 
 type PendingRetirementsProps = {
-  list: {
-    data: PendingRetirementsResponse | undefined;
-    isPending: boolean;
-    isPlaceholderData: boolean;
-    isError: boolean;
-    error: Error | null;
-    refetch: () => Promise<unknown>;
-  };
+  list: ReturnType<typeof usePendingRetirements>;
   paging: ReturnType<typeof useServerPaging>;
   cardSize: 'small' | 'medium';
 };
@@ -41,7 +34,7 @@ export function PendingRetirements({ list, paging, cardSize }: PendingRetirement
     <Card title="Retirements Pending Your Review" size={cardSize} data-testid="pending-retirements">
       {list.isError ? (
         <LoadError
-          title={list.error?.message ?? 'The retirements could not be loaded.'}
+          title={list.error.message}
           onRetry={() => list.refetch()}
           style={{ marginBottom: 16 }}
         />
