@@ -101,6 +101,31 @@ describe('the embedded PostgreSQL socket', () => {
     }
   }, 120_000);
 
+  it('starts where a folder above the cluster is closed to others (a 0700 data folder)', async () => {
+    // As root, PostgreSQL runs as its own user, which must pass through every folder above the
+    // cluster; a mail folder made first had left the data folder 0700, and initdb was refused.
+    const closed = path.join(root, 'closed');
+    await fs.mkdir(closed, { recursive: true, mode: 0o700 });
+    await fs.chmod(closed, 0o700);
+    const cluster = path.join(closed, 'demo', 'postgres');
+    const database = await startEmbeddedPostgres({
+      clusterDir: cluster,
+      database: 'imprest',
+      logger,
+    });
+    try {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      const { rows } = await client.query<{ answer: number }>('select 1 as answer');
+      await client.end();
+      expect(rows).toEqual([{ answer: 1 }]);
+      // Opened for passing through only, never for listing.
+      if (os.userInfo().uid === 0) expect((await fs.stat(closed)).mode & 0o777).toBe(0o711);
+    } finally {
+      await database.stop();
+    }
+  }, 120_000);
+
   it('is left out where its path would be too long for the system: TCP alone', async () => {
     const deep = path.join(root, 'a-folder-name-long-enough'.repeat(4), 'postgres');
     const database = await startEmbeddedPostgres({ clusterDir: deep, database: 'imprest', logger });

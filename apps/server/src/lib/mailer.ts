@@ -182,6 +182,9 @@ async function writeMailFile(
   email: { id: string; to_address: string; subject: string; body: string },
 ): Promise<string> {
   const folder = mailFolder(dataDir);
+  // The data folder keeps its usual mode: it also holds the embedded database's cluster, which
+  // PostgreSQL's own user must reach when the server runs as root. Only the mail folder is closed.
+  await fs.mkdir(dataDir, { recursive: true });
   await fs.mkdir(folder, { recursive: true, mode: 0o700 });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const file = path.join(folder, `${stamp}-${email.id}.txt`);

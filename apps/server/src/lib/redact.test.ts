@@ -98,7 +98,9 @@ describe('logs and the outbox', () => {
   it('without SMTP the log line is redacted; the e-mail is written whole to a file only its server reads, and kept in the outbox', async () => {
     const { logger, lines } = capturingLogger();
     const id = await queued();
-    const noSmtp = { ...t.context, config: { ...t.context.config, smtpUrl: undefined } };
+    // A data folder the server has not made yet: the mail folder is the first thing in it.
+    const dataDir = path.join(t.context.config.dataDir, `fresh-${id}`);
+    const noSmtp = { ...t.context, config: { ...t.context.config, smtpUrl: undefined, dataDir } };
     expect(await deliverQueuedEmail(noSmtp, logger, { id, isLastTry: true })).toBe('logged');
     expect(lines.join('')).toContain('token=[redacted]');
     expect(lines.join('')).not.toContain(secret);
@@ -106,7 +108,7 @@ describe('logs and the outbox', () => {
     expect(row?.body).toContain(secret);
 
     // The log names the file; the file holds the link as the reader would have received it.
-    const folder = mailFolder(t.context.config.dataDir);
+    const folder = mailFolder(dataDir);
     const name = (await fs.readdir(folder)).find((entry) => entry.endsWith(`-${id}.txt`));
     expect(name).toBeDefined();
     const file = path.join(folder, name ?? '');
@@ -116,5 +118,10 @@ describe('logs and the outbox', () => {
     );
     expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
     expect((await fs.stat(folder)).mode & 0o777).toBe(0o700);
+    // Only the mail folder is closed: the data folder also holds the embedded cluster, which
+    // PostgreSQL's own user must pass through when the server runs as root.
+    const usual = path.join(t.context.config.dataDir, `usual-${id}`);
+    await fs.mkdir(usual);
+    expect((await fs.stat(dataDir)).mode & 0o777).toBe((await fs.stat(usual)).mode & 0o777);
   });
 });
