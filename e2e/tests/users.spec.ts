@@ -245,6 +245,12 @@ test('the director invites a user by e-mail, who sets a password and signs in', 
     const posts = countCalls(page, 'POST', '/api/v1/users');
     await page.getByRole('button', { name: 'Save', exact: true }).dblclick();
     await expect(page.getByText(texts.added, { exact: true })).toBeVisible();
+    // This server sends e-mail through SMTP (GET settings/mail answers `smtp`).
+    await expect(
+      page.getByText(
+        `An invitation e-mail has been sent to ${invitee.email} to choose a password.`,
+      ),
+    ).toBeVisible();
     await expect(page.getByTestId('form-error')).toHaveCount(0);
     expect(posts.count).toBe(1);
     await expect(page.getByRole('button', { name: 'View Users' })).toBeVisible();
@@ -661,6 +667,33 @@ test('a session the server ends logs the web out to /', async ({ page, request }
   });
   expect(response.status(), await response.text()).toBe(200);
   await expect(page).toHaveURL(/\/$/, { timeout: 15_000 });
+});
+
+test('without SMTP, adding a user says the invitation was written to the mail folder, not sent', async ({
+  page,
+}) => {
+  // This run's server has SMTP_URL; the server's answer without it (apps/server's settings
+  // routes test) is given to the page instead, as GET settings/mail sends it.
+  const folder = '/srv/imprest/data/mail';
+  await page.route('**/api/v1/settings/mail', (route) =>
+    route.fulfill({ json: { delivery: 'folder', folder } }),
+  );
+  const invitee = { fullname: `Unmailed ${run}`, email: `unmailed.${run}@example.org` };
+  await page.setViewportSize(desktop);
+  await signIn(page, director);
+  await openNewUsers(page);
+  await page.getByLabel('Full name').fill(invitee.fullname);
+  await page.getByLabel('E-mail').fill(invitee.email);
+  await choose(page, 'Department', 'Outreach');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText(texts.added, { exact: true })).toBeVisible();
+  await expect(
+    page.getByText(
+      `Imprest sends no e-mail until SMTP_URL is set, so the invitation to ${invitee.email} was written to a file in ${folder} on the server. Open it and pass its link on: the link lets them choose a password.`,
+    ),
+  ).toBeVisible();
+  await expect(page.getByText(/has been sent/)).toHaveCount(0);
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
 });
 
 test('phone-width new users, single form', async ({ page }) => {

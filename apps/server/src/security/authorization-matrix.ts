@@ -692,6 +692,12 @@ const settingsRows: MatrixRow[] = [
     call: async () => ({ method: 'GET', url: `${api}/settings/exchange-rates/changes` }),
   },
   {
+    operation: 'GET /api/v1/settings/mail',
+    note: 'How the server delivers e-mail, and where it writes them without SMTP: the admins who add users.',
+    expect: { none: allow(isAdmin, 200, 403) },
+    call: async () => ({ method: 'GET', url: `${api}/settings/mail` }),
+  },
+  {
     operation: 'POST /api/v1/jobs/lock-overdue',
     note: 'Runs the lock job for the actor’s organisation: director.',
     expect: { none: allow(isSuperAdmin, 200, 403) },

@@ -58,3 +58,15 @@ export const exchangeRateChangesResponse = z.object({
   per_page: z.number().int(),
 });
 export type ExchangeRateChangesResponse = z.infer<typeof exchangeRateChangesResponse>;
+
+/**
+ * `GET settings/mail`: how this server delivers e-mail, for the admins who invite colleagues
+ * (an invitation's link reaches its reader only through it). `smtp`: sent through `SMTP_URL`.
+ * `folder`: no `SMTP_URL`, so each e-mail is written to a text file in `folder` on the server
+ * (docs/decisions/0037), where an admin opens it and passes the link on.
+ */
+export const mailDeliveryResponse = z.discriminatedUnion('delivery', [
+  z.object({ delivery: z.literal('smtp') }),
+  z.object({ delivery: z.literal('folder'), folder: z.string() }),
+]);
+export type MailDeliveryResponse = z.infer<typeof mailDeliveryResponse>;

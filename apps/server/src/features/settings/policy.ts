@@ -1,5 +1,5 @@
 import type { Role } from '@imprest/domain/enums.ts';
-import { isFinance } from '@imprest/domain/permissions.ts';
+import { isAdmin, isFinance } from '@imprest/domain/permissions.ts';
 
 type PolicyActor = { role: Role };
 
@@ -19,4 +19,12 @@ export function canUpdateExchangeRates(actor: PolicyActor): boolean {
  */
 export function canReadExchangeRateChanges(actor: PolicyActor): boolean {
   return isFinance(actor.role);
+}
+
+/**
+ * How the server delivers e-mail (and, without SMTP, the folder it writes them to): the admins
+ * who add users, whose invitations go by e-mail (decisions §9 "create users: admin").
+ */
+export function canReadMailDelivery(actor: PolicyActor): boolean {
+  return isAdmin(actor.role);
 }

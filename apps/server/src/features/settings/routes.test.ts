@@ -5,6 +5,8 @@ import { buildBudget } from '../../../test/factories/budgets.ts';
 import { buildStaffedOrganization } from '../../../test/factories/organizations.ts';
 import { requestBody, submitted } from '../../../test/factories/requests.ts';
 import { auth, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { mailDeliveryResponse } from '@imprest/domain/api/settings.ts';
+import path from 'node:path';
 
 let t: TestApp;
 let organizationId: string;
@@ -314,5 +316,39 @@ describe('a save made on the rates read (If-Match, docs/decisions/0035)', () => 
     );
     const statuses = responses.map((response) => response.statusCode).sort();
     expect(statuses).toEqual([200, 412, 412, 412]);
+  });
+});
+
+describe('how the server delivers e-mail (GET settings/mail)', () => {
+  const mailUrl = '/api/v1/settings/mail';
+
+  it('tells an admin that e-mails are written to the mail folder while SMTP_URL is unset', async () => {
+    expect(t.context.config.smtpUrl).toBeUndefined();
+    const response = await t.app.inject({ method: 'GET', url: mailUrl, headers: auth(admin) });
+    expect(response.statusCode).toBe(200);
+    expect(mailDeliveryResponse.parse(response.json())).toEqual({
+      delivery: 'folder',
+      folder: path.join(t.context.config.dataDir, 'mail'),
+    });
+  });
+
+  it('tells an admin that e-mails go through SMTP once SMTP_URL is set, and names no folder', async () => {
+    t.context.config.smtpUrl = 'smtp://mail.example.test:587';
+    try {
+      const response = await t.app.inject({ method: 'GET', url: mailUrl, headers: auth(finance) });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ delivery: 'smtp' });
+      // The address, which may hold a password, is never sent.
+      expect(response.body).not.toContain('mail.example.test');
+    } finally {
+      t.context.config.smtpUrl = undefined;
+    }
+  });
+
+  it('refuses staff (403) and an unsigned call (401)', async () => {
+    const response = await t.app.inject({ method: 'GET', url: mailUrl, headers: auth(staff) });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error).toBe('Only an admin can see how e-mails are delivered.');
+    expect((await t.app.inject({ method: 'GET', url: mailUrl })).statusCode).toBe(401);
   });
 });

@@ -2,6 +2,7 @@ import {
   exchangeRateChangesQuery,
   exchangeRateChangesResponse,
   exchangeRatesResponse,
+  mailDeliveryResponse,
   updateExchangeRatesRequest,
 } from '@imprest/domain/api/settings.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -9,7 +10,12 @@ import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../lib/authenticate.ts';
 import { sendTagged } from '../../lib/entity-tag.ts';
 import { errorResponses } from '../../lib/error-responses.ts';
-import { getExchangeRates, listExchangeRateChangelog, updateExchangeRates } from './service.ts';
+import {
+  getExchangeRates,
+  getMailDelivery,
+  listExchangeRateChangelog,
+  updateExchangeRates,
+} from './service.ts';
 
 /**
  * Organisation settings: exchange rates to the base currency (decisions §5, §8) and their
@@ -74,6 +80,20 @@ export function settingsRoutes(context: AppContext): FastifyPluginAsyncZod {
       },
       async (request) =>
         listExchangeRateChangelog(context, { actor: actorOf(request), query: request.query }),
+    );
+
+    app.get(
+      '/settings/mail',
+      {
+        schema: {
+          tags: ['settings'],
+          summary:
+            'How this server delivers e-mail (admin): through SMTP, or without SMTP_URL written to its mail folder',
+          security: [{ bearer: [] }],
+          response: { 200: mailDeliveryResponse, ...errorResponses(401, 403) },
+        },
+      },
+      async (request) => getMailDelivery(context, { actor: actorOf(request) }),
     );
   };
 }

@@ -2,6 +2,7 @@ import type {
   ExchangeRateChangesQuery,
   ExchangeRateChangesResponse,
   ExchangeRatesResponse,
+  MailDeliveryResponse,
 } from '@imprest/domain/api/settings.ts';
 import {
   defaultExchangeRates,
@@ -13,8 +14,10 @@ import type { Actor } from '../../lib/authenticate.ts';
 import { recordAudit } from '../audit/record.ts';
 import { entityTag, assertIfMatch } from '../../lib/entity-tag.ts';
 import { AppError } from '../../lib/errors.ts';
+import { mailFolder } from '../../lib/mailer.ts';
 import {
   canReadExchangeRateChanges,
+  canReadMailDelivery,
   canReadExchangeRates,
   canUpdateExchangeRates,
 } from './policy.ts';
@@ -111,4 +114,16 @@ export async function listExchangeRateChangelog(
     page: query.page,
     per_page: query.per_page,
   };
+}
+
+/** How the server delivers e-mail: through SMTP, or written to its mail folder (admins). */
+export function getMailDelivery(
+  context: AppContext,
+  options: { actor: Actor },
+): MailDeliveryResponse {
+  if (!canReadMailDelivery(options.actor))
+    throw new AppError('forbidden', 'Only an admin can see how e-mails are delivered.');
+  return context.config.smtpUrl
+    ? { delivery: 'smtp' }
+    : { delivery: 'folder', folder: mailFolder(context.config.dataDir) };
 }

@@ -8,10 +8,16 @@ import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 import { paths } from '../../../paths.ts';
 import { useCreateUsers } from '../api/create-users.ts';
+import { useMailDelivery } from '../api/get-mail-delivery.ts';
 import { AdminOnly } from '../components/admin-only.tsx';
 import { MultipleUsers } from '../components/multiple-users.tsx';
 import { SingleUserForm } from '../components/single-user-form.tsx';
-import { createUserFailed, userAdded } from '../components/user-messages.ts';
+import {
+  createUserFailed,
+  invitationSent,
+  userAdded,
+  usersAdded,
+} from '../components/user-messages.ts';
 
 /** Spec §3: the add-user modes. */
 type AddUserMode = 'single' | 'multiple';
@@ -26,6 +32,8 @@ function NewUsers() {
   const [added, setAdded] = useState<string | null>(null);
   const create = useCreateUsers();
   const createOnce = useOneAtATime(create);
+  // Asked for as the page opens, so the answer is here when a user has been added.
+  const { data: delivery } = useMailDelivery();
 
   if (added !== null) {
     return <SuccessPanel title={userAdded} subTitle={added} primary={viewUsers} />;
@@ -72,7 +80,7 @@ function NewUsers() {
                 setAdded(
                   newUser.password
                     ? `${newUser.fullname} can now sign in with the temporary password.`
-                    : `An invitation e-mail has been sent to ${newUser.email} to choose a password.`,
+                    : invitationSent(newUser.email, delivery),
                 ),
             })
           }
@@ -81,9 +89,7 @@ function NewUsers() {
       </div>
       <div hidden={mode !== 'multiple'}>
         <MultipleUsers
-          onAdded={(count) =>
-            setAdded(`${count} ${count === 1 ? 'user has' : 'users have'} been added.`)
-          }
+          onAdded={(count) => setAdded(usersAdded(count, delivery))}
           onCancel={goBack}
         />
       </div>
