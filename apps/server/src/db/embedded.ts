@@ -108,6 +108,31 @@ async function commandOf(pid: number): Promise<string | null> {
   return listed ? listed.stdout.trim() : null;
 }
 
+/** The parent of a live process, or null where it cannot be read. */
+async function parentOf(pid: number): Promise<number | null> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  if (stat !== null) {
+    // After "(name) ": the state, then the parent's pid.
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return parent > 0 ? parent : null;
+  }
+  const listed = await execFileAsync('ps', ['-o', 'ppid=', '-p', String(pid)]).catch(() => null);
+  const parent = Number(listed?.stdout.trim());
+  return parent > 0 ? parent : null;
+}
+
+/**
+ * The Imprest (Node.js) process that started a PostgreSQL server and still runs it, or null when
+ * the server is an orphan: the process that started it was killed, and the system handed the
+ * server to init (pid 1) or to a session's reaper (systemd), which are not Node.js.
+ */
+async function liveOwnerOf(postmasterPid: number): Promise<number | null> {
+  const parent = await parentOf(postmasterPid);
+  if (parent === null || parent === 1 || parent === process.pid) return null;
+  const command = await commandOf(parent);
+  return command && /\bnode(\.exe)?\b|\btsx\b/.test(command) ? parent : null;
+}
+
 /** Waits up to `timeoutMs` for a process to end; answers whether it did. */
 async function hasEnded(pid: number, timeoutMs: number): Promise<boolean> {
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline;) {
@@ -119,7 +144,8 @@ async function hasEnded(pid: number, timeoutMs: number): Promise<boolean> {
 
 /**
  * Clears what a process killed without shutting down (SIGKILL, a crash, a power cut) left in the
- * cluster: its PostgreSQL still running is stopped; a postmaster.pid naming a process that is not
+ * cluster: its PostgreSQL still running is stopped (but one whose Imprest still runs is refused:
+ * that is a second start on the same folder, not a leftover); a postmaster.pid naming a process that is not
  * PostgreSQL (the pid was reused after a reboot or a container restart, and PostgreSQL would refuse
  * to start while that process lives) is removed, and that process is left alone. A postmaster.pid
  * whose process is gone is PostgreSQL's to replace; it recovers from its write-ahead log itself.
@@ -143,6 +169,14 @@ async function clearEarlierServer(clusterDir: string, logger: Logger): Promise<v
   if (!directories.some((directory) => command.includes(directory))) {
     throw new Error(
       `PostgreSQL (pid ${pid}) holds the lock of ${clusterDir} but does not name it; stop that server or remove ${pidFile} if it serves another folder`,
+    );
+  }
+  // A second start on the same data folder (another terminal, a second `npm start`) must not stop
+  // the database of the Imprest that still runs on it.
+  const owner = await liveOwnerOf(pid);
+  if (owner !== null) {
+    throw new Error(
+      `Imprest is already running on this data folder (process ${owner}, its PostgreSQL ${pid} in ${clusterDir}). Stop it first, or start this one with another DATA_DIR.`,
     );
   }
   logger.warn(

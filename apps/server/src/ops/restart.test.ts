@@ -68,6 +68,35 @@ async function storedPurposes(target: ServerProcess): Promise<string[]> {
   return page.data.map((request) => request.expenditure_justification).sort();
 }
 
+describe('a second start on the same data folder', () => {
+  it('is refused while the first process runs, and leaves its database alone', async () => {
+    const postmaster = await readPostmaster(dataDir);
+    if (!postmaster) throw new Error('no postmaster');
+    // Another terminal, the same folder: this stopped the running server's PostgreSQL, and the
+    // first server answered 503 from then on.
+    const second = await startServerProcess({
+      name: 'second',
+      env: { DATA_DIR: dataDir },
+      ready: null,
+      timeoutMs: 90_000,
+    });
+    expect(await second.exited).toEqual({ code: 1, signal: null });
+    expect(second.logs).toContainEqual(
+      expect.objectContaining({
+        msg: 'Imprest could not start',
+        err: expect.objectContaining({
+          message: expect.stringContaining(
+            `Imprest is already running on this data folder (process ${server.pid}, its PostgreSQL ${postmaster.pid}`,
+          ),
+        }),
+      }),
+    );
+    expect(await isAlive(postmaster.pid)).toBe(true);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    expect(await storedPurposes(server)).toEqual([]);
+  }, 120_000);
+});
+
 describe('a restart after SIGKILL', () => {
   it('stops the PostgreSQL the killed process left running, and keeps its data', async () => {
     await submit(server, 'before the first kill');
