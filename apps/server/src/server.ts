@@ -143,7 +143,12 @@ export async function startServer(
     };
     events.attach(realtime.publish);
     events.attachSessionEnd(realtime.endSessions);
-    await app.listen({ port: config.port, host: config.host });
+    await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      throw new Error(
+        `Port ${config.port} is taken: another program (perhaps another Imprest) listens on it. Stop it, or set PORT to a free port.`,
+      );
+    });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://localhost:${port}`;

@@ -95,6 +95,27 @@ describe('a second start on the same data folder', () => {
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
     expect(await storedPurposes(server)).toEqual([]);
   }, 120_000);
+
+  it('on a port another process holds, says which port and what to do', async () => {
+    const taken = Number(new URL(server.url).port);
+    const second = await startServerProcess({
+      name: 'same port',
+      env: { DATABASE_URL: await embeddedDatabaseUrl(dataDir) },
+      port: taken,
+      ready: null,
+      timeoutMs: 90_000,
+    });
+    expect(await second.exited).toEqual({ code: 1, signal: null });
+    expect(second.logs).toContainEqual(
+      expect.objectContaining({
+        msg: 'Imprest could not start',
+        err: expect.objectContaining({
+          message: `Port ${taken} is taken: another program (perhaps another Imprest) listens on it. Stop it, or set PORT to a free port.`,
+        }),
+      }),
+    );
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+  }, 120_000);
 });
 
 describe('a restart after SIGKILL', () => {
