@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { messages } from '@imprest/domain/messages.ts';
 import { catchUpMarginMs } from '@imprest/domain/realtime.ts';
@@ -6,6 +7,7 @@ import {
   apiToken,
   choose,
   chooseFromUserMenu,
+  demoPassword,
   desktop,
   expectNoSidewaysScroll,
   expectUnclipped,
@@ -694,6 +696,62 @@ test('without SMTP, adding a user says the invitation was written to the mail fo
   ).toBeVisible();
   await expect(page.getByText(/has been sent/)).toHaveCount(0);
   await page.unrouteAll({ behavior: 'ignoreErrors' });
+});
+
+test('a position nobody can review as is named on the users and matrix pages until someone holds it', async ({
+  page,
+  request,
+}) => {
+  // The demo's one executive secretary, locked by finance: the default matrix's second step has
+  // nobody to answer it, and requests would wait there.
+  const signedIn = await request.post('/api/v1/users/authenticate', {
+    data: { email: 'secretary@example.com', password: demoPassword },
+  });
+  expect(signedIn.status()).toBe(200);
+  const secretaryId = ((await signedIn.json()) as { user: { id: string } }).user.id;
+  const financeToken = await apiToken(request, finance);
+  const restrict = async (lock: boolean) => {
+    const response = await request.post('/api/v1/users/restrict', {
+      headers: { Authorization: `Bearer ${financeToken}` },
+      data: { user_id: secretaryId, lock_status: lock },
+    });
+    expect(response.status(), await response.text()).toBe(200);
+  };
+  const alert = page.getByTestId('vacant-positions');
+  await page.setViewportSize(desktop);
+  await signIn(page, director);
+  await page.goto('/dashboard/users');
+  await expect(page.getByTestId('users-page').locator('table')).toBeVisible();
+  await expect(alert).toHaveCount(0);
+
+  await restrict(true);
+  try {
+    await page.reload();
+    await expect(alert).toContainText('No active user holds the position Executive Secretary');
+    await expect(alert).toContainText(
+      'Requests wait at that step of the approval matrix, with nobody to review them.',
+    );
+    await shot(page, 'users-vacant-position-1280');
+    const axe = await new AxeBuilder({ page })
+      .include('[data-testid="vacant-positions"]')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+      .analyze();
+    expect(axe.violations.map((violation) => violation.id)).toEqual([]);
+    await page.goto('/dashboard/approval-matrix');
+    await expect(alert).toContainText('No active user holds the position Executive Secretary');
+    await page.setViewportSize(phone);
+    await expectNoSidewaysScroll(page);
+    await shot(page, 'approval-matrix-vacant-position-375');
+    await alert.getByRole('link', { name: 'Add a user' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/new-users$/);
+  } finally {
+    await restrict(false);
+  }
+  // Held again: the page asks afresh as it opens, and says nothing.
+  await page.goto('/dashboard/approval-matrix');
+  await expect(page.getByRole('table')).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Executive Secretary' }).first()).toBeVisible();
+  await expect(alert).toHaveCount(0);
 });
 
 test('phone-width new users, single form', async ({ page }) => {

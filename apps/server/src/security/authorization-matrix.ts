@@ -660,6 +660,12 @@ const settingsRows: MatrixRow[] = [
     call: async () => ({ method: 'GET', url: `${api}/approval-matrix` }),
   },
   {
+    operation: 'GET /api/v1/approval-matrix/vacancies',
+    note: 'The matrix’s positions nobody in the organisation holds: admins, who see and add the users.',
+    expect: { none: allow(isAdmin, 200, 403) },
+    call: async () => ({ method: 'GET', url: `${api}/approval-matrix/vacancies` }),
+  },
+  {
     operation: 'PUT /api/v1/approval-matrix',
     note: 'Replaces the organisation’s matrix (with the default one): director.',
     expect: { none: allow(isSuperAdmin, 200, 403) },

@@ -69,3 +69,13 @@ export const approvalMatrixResponse = z.object({
   is_default: z.boolean(),
 });
 export type ApprovalMatrixResponse = z.infer<typeof approvalMatrixResponse>;
+
+/**
+ * `GET approval-matrix/vacancies` (admins): the reviewer positions of the matrix in force that no
+ * user of the organisation can answer (none holds the position, or every holder is locked), in the
+ * hierarchy's order. A request reaching such a step waits there until someone is given it.
+ */
+export const approvalMatrixVacanciesResponse = z.object({
+  roles: z.array(z.enum(reviewerHierarchy)),
+});
+export type ApprovalMatrixVacanciesResponse = z.infer<typeof approvalMatrixVacanciesResponse>;

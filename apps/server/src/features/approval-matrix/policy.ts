@@ -1,5 +1,5 @@
 import { roles, type Role } from '@imprest/domain/enums.ts';
-import { isSuperAdmin } from '@imprest/domain/permissions.ts';
+import { isAdmin, isSuperAdmin } from '@imprest/domain/permissions.ts';
 
 type PolicyActor = { role: Role };
 
@@ -14,4 +14,12 @@ export function canReadApprovalMatrix(actor: PolicyActor): boolean {
 /** Only a director replaces the approval matrix (decisions §9). */
 export function canReplaceApprovalMatrix(actor: PolicyActor): boolean {
   return isSuperAdmin(actor.role);
+}
+
+/**
+ * Which of the matrix's positions nobody can answer: the admins, who see the users and add them
+ * (decisions §9 "list users", "create users: admin"); it tells who the organisation lacks.
+ */
+export function canReadMatrixVacancies(actor: PolicyActor): boolean {
+  return isAdmin(actor.role);
 }

@@ -79,3 +79,26 @@ export async function replaceMatrixRows(
     })),
   );
 }
+
+/**
+ * Of `roles`, those no user of the organisation can review as: none holds the position, or every
+ * holder is locked (a locked user answers no review) or deleted. In the order given.
+ */
+export async function findVacantRoles(
+  db: Executor,
+  organizationId: string,
+  roles: readonly string[],
+): Promise<string[]> {
+  const rows = await db.execute<{ role: string }>(sql`
+    SELECT wanted.role
+    FROM unnest(${`{${roles.join(',')}}`}::text[]) WITH ORDINALITY AS wanted(role, position)
+    WHERE NOT EXISTS (
+      SELECT 1 FROM users
+      WHERE users.organization_id = ${organizationId}
+        AND users.role = wanted.role
+        AND users.deleted_at IS NULL
+        AND NOT users.is_locked
+    )
+    ORDER BY wanted.position`);
+  return rows.rows.map((row) => row.role);
+}

@@ -278,3 +278,71 @@ describe('PUT /approval-matrix', () => {
     expect((await read(finance)).json().rows[0].user_role).not.toEqual(['board_chairman']);
   });
 });
+
+describe('the positions nobody holds (GET approval-matrix/vacancies)', () => {
+  const vacanciesUrl = '/api/v1/approval-matrix/vacancies';
+  const vacancies = (user: TestUser) =>
+    t.app.inject({ method: 'GET', url: vacanciesUrl, headers: auth(user) });
+
+  it('names the default matrix’s positions a new organisation lacks, until someone holds them', async () => {
+    // A director who has just set up the organisation: nobody reviews a request at its first two
+    // steps (finance officer, executive secretary), so every request would wait there.
+    const newOrganization = await buildOrganization(t.db, 'Just Set Up');
+    const founder = await buildUser(t.db, { organizationId: newOrganization, role: 'director' });
+    const first = await vacancies(founder);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ roles: ['finance_officer', 'executive_secretary'] });
+
+    // A locked holder answers no review: the position is still vacant.
+    const lockedOfficer = await buildUser(t.db, {
+      organizationId: newOrganization,
+      role: 'finance_officer',
+      isLocked: true,
+    });
+    expect(lockedOfficer.is_locked).toBe(true);
+    expect((await vacancies(founder)).json().roles).toEqual([
+      'finance_officer',
+      'executive_secretary',
+    ]);
+    await buildUser(t.db, { organizationId: newOrganization, role: 'finance_officer' });
+    expect((await vacancies(founder)).json().roles).toEqual(['executive_secretary']);
+    await buildUser(t.db, { organizationId: newOrganization, role: 'executive_secretary' });
+    expect((await vacancies(founder)).json().roles).toEqual([]);
+    // This organisation's holders count for nothing in another.
+    const elsewhere = await buildOrganization(t.db, 'Elsewhere');
+    const other = await buildUser(t.db, { organizationId: elsewhere, role: 'director' });
+    expect((await vacancies(other)).json().roles).toEqual([
+      'finance_officer',
+      'executive_secretary',
+    ]);
+  });
+
+  it('follows the matrix in force: a position added to it that nobody holds is named', async () => {
+    const newOrganization = await buildOrganization(t.db, 'Chaired');
+    const founder = await buildUser(t.db, { organizationId: newOrganization, role: 'director' });
+    for (const role of ['finance_officer', 'executive_secretary'] as const)
+      await buildUser(t.db, { organizationId: newOrganization, role });
+    expect((await vacancies(founder)).json().roles).toEqual([]);
+    const saved = await replace(founder, {
+      rows: [
+        { start_value: 0, end_value: 1_000_000, user_role: ['finance_officer'] },
+        {
+          start_value: 1_000_000,
+          end_value: null,
+          user_role: ['finance_officer', 'director', 'board_chairman'],
+        },
+      ],
+    });
+    expect(saved.statusCode).toBe(200);
+    expect((await vacancies(founder)).json().roles).toEqual(['board_chairman']);
+  });
+
+  it('answers an admin of a staffed organisation with none, and refuses staff (403) and no token (401)', async () => {
+    const staffed = await buildStaffedOrganization(t.db, { name: 'Fully staffed' });
+    expect((await vacancies(staffed.finance)).json()).toEqual({ roles: [] });
+    const refused = await vacancies(staff);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toBe('Only admins can see which positions nobody holds.');
+    expect((await t.app.inject({ method: 'GET', url: vacanciesUrl })).statusCode).toBe(401);
+  });
+});

@@ -1,5 +1,6 @@
 import {
   approvalMatrixResponse,
+  approvalMatrixVacanciesResponse,
   updateApprovalMatrixRequest,
 } from '@imprest/domain/api/approval-matrix.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -7,7 +8,7 @@ import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../lib/authenticate.ts';
 import { sendTagged } from '../../lib/entity-tag.ts';
 import { errorResponses } from '../../lib/error-responses.ts';
-import { getApprovalMatrix, replaceApprovalMatrix } from './service.ts';
+import { getApprovalMatrix, getMatrixVacancies, replaceApprovalMatrix } from './service.ts';
 
 /** The approval matrix: who reviews which amounts (decisions §3, §5). */
 export function approvalMatrixRoutes(context: AppContext): FastifyPluginAsyncZod {
@@ -26,6 +27,20 @@ export function approvalMatrixRoutes(context: AppContext): FastifyPluginAsyncZod
         const matrix = await getApprovalMatrix(context, { actor: actorOf(request) });
         return sendTagged(reply, matrix);
       },
+    );
+
+    app.get(
+      '/approval-matrix/vacancies',
+      {
+        schema: {
+          tags: ['approval matrix'],
+          summary:
+            'The positions of the approval matrix that no unlocked user holds (admin): requests reaching them wait',
+          security: [{ bearer: [] }],
+          response: { 200: approvalMatrixVacanciesResponse, ...errorResponses(401, 403) },
+        },
+      },
+      async (request) => getMatrixVacancies(context, { actor: actorOf(request) }),
     );
 
     app.put(

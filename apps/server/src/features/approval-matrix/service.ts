@@ -1,14 +1,29 @@
 import { changesBetween } from '@imprest/domain/audit.ts';
-import type { ApprovalMatrixResponse } from '@imprest/domain/api/approval-matrix.ts';
+import type {
+  ApprovalMatrixResponse,
+  ApprovalMatrixVacanciesResponse,
+} from '@imprest/domain/api/approval-matrix.ts';
 import { sortedRows, type ApprovalMatrixRow } from '@imprest/domain/approval-matrix.ts';
+import { reviewerHierarchy } from '@imprest/domain/requests.ts';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { recordAudit } from '../audit/record.ts';
 import { assertIfMatch, entityTag } from '../../lib/entity-tag.ts';
 import { AppError } from '../../lib/errors.ts';
-import { canReadApprovalMatrix, canReplaceApprovalMatrix } from './policy.ts';
+import {
+  canReadApprovalMatrix,
+  canReadMatrixVacancies,
+  canReplaceApprovalMatrix,
+} from './policy.ts';
 import { presentApprovalMatrix } from './presenter.ts';
-import { approvalMatrixFrom, findMatrixRows, lockMatrix, replaceMatrixRows } from './queries.ts';
+import {
+  approvalMatrixFrom,
+  findMatrixRows,
+  findVacantRoles,
+  lockMatrix,
+  loadApprovalMatrix,
+  replaceMatrixRows,
+} from './queries.ts';
 
 /** The organisation's approval matrix; the default one while none is saved (decisions §3). */
 export async function getApprovalMatrix(
@@ -19,6 +34,24 @@ export async function getApprovalMatrix(
   if (!canReadApprovalMatrix(actor))
     throw new AppError('forbidden', 'Only admins can see the approval matrix.');
   return presentApprovalMatrix(await findMatrixRows(context.db, actor.organization_id));
+}
+
+/**
+ * The positions of the matrix in force that nobody can review as (admins): a request reaching one
+ * of those steps would wait there, so the web warns where the users and the matrix are kept.
+ */
+export async function getMatrixVacancies(
+  context: AppContext,
+  options: { actor: Actor },
+): Promise<ApprovalMatrixVacanciesResponse> {
+  const { actor } = options;
+  if (!canReadMatrixVacancies(actor))
+    throw new AppError('forbidden', 'Only admins can see which positions nobody holds.');
+  const matrix = await loadApprovalMatrix(context.db, actor.organization_id);
+  const used = new Set(matrix.flatMap((row) => row.user_role));
+  const wanted = reviewerHierarchy.filter((role) => used.has(role));
+  const vacant = new Set(await findVacantRoles(context.db, actor.organization_id, wanted));
+  return { roles: wanted.filter((role) => vacant.has(role)) };
 }
 
 /** A matrix's rows in a fixed shape, to tell whether a save changes anything. */

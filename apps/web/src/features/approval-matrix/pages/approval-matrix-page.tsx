@@ -1,4 +1,4 @@
-import { isSuperAdmin } from '@imprest/domain/permissions.ts';
+import { isAdmin, isSuperAdmin } from '@imprest/domain/permissions.ts';
 import { Button, Card, Flex, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import { LoadError } from '../../../components/load-error.tsx';
@@ -8,6 +8,7 @@ import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { paths } from '../../../paths.ts';
 import { useApprovalMatrix } from '../api/get-approval-matrix.ts';
 import { ApprovalMatrixTable } from '../components/approval-matrix-table.tsx';
+import { VacantPositions } from '../components/vacant-positions.tsx';
 
 /** Route /dashboard/approval-matrix: who reviews which amounts; directors may edit (spec §2). */
 export function ApprovalMatrixPage() {
@@ -25,6 +26,7 @@ export function ApprovalMatrixPage() {
         {matrix.isError ? (
           <LoadError title={matrix.error.message} onRetry={() => matrix.refetch()} />
         ) : null}
+        {isAdmin(user.role) ? <VacantPositions /> : null}
         {matrix.data?.data.is_default ? (
           <Typography.Text type="secondary">
             The organisation uses the default approval matrix.

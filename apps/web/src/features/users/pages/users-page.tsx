@@ -10,6 +10,7 @@ import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { useEntryState } from '../../../lib/use-entry-state.ts';
 import { useListFilters } from '../../../lib/use-list-filters.ts';
 import { paths } from '../../../paths.ts';
+import { VacantPositions } from '../../approval-matrix/components/vacant-positions.tsx';
 import { useUsers, type UserListDepartment, type UserListRole } from '../api/get-users.ts';
 import { AdminOnly } from '../components/admin-only.tsx';
 import { departmentOptions } from '../components/user-labels.ts';
@@ -42,6 +43,7 @@ function Users() {
   return (
     <Card size={isMobile ? 'small' : 'medium'} data-testid="users-page">
       <Flex vertical gap={16}>
+        <VacantPositions />
         <Flex gap={12} wrap>
           <Input
             allowClear
