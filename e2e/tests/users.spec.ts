@@ -695,6 +695,12 @@ test('without SMTP, adding a user says the invitation was written to the mail fo
     ),
   ).toBeVisible();
   await expect(page.getByText(/has been sent/)).toHaveCount(0);
+
+  // Settings says so too, beside the e-mail notifications switch.
+  await page.goto('/dashboard/settings');
+  await expect(page.getByTestId('mail-folder-notice')).toContainText(
+    `This server sends no e-mail yetSMTP_URL is not set, so each e-mail Imprest writes (invitations, password resets, notifications) goes to a file in ${folder} on the server instead.`,
+  );
   await page.unrouteAll({ behavior: 'ignoreErrors' });
 });
 

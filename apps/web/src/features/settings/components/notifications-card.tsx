@@ -1,7 +1,9 @@
 import { parseUserSettings } from '@imprest/domain/api/users.ts';
+import { isAdmin } from '@imprest/domain/permissions.ts';
 import { Alert, Card, Flex, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useCurrentUser, useSession } from '../../../lib/session.tsx';
+import { useMailDelivery } from '../api/get-mail-delivery.ts';
 import { useUpdateUserSettings } from '../api/update-user-settings.ts';
 
 /** Spec §8: the settings could not be saved. */
@@ -15,6 +17,8 @@ export function NotificationsCard() {
   const stored = parseUserSettings(user.settings);
   // Shown at once; put back if the server refuses.
   const [isOn, setIsOn] = useState(!stored.mute_notification);
+  // Admins learn whether the server sends e-mail at all (they alone may ask, docs/decisions/0037).
+  const delivery = useMailDelivery({ enabled: isAdmin(user.role) }).data;
 
   function handleChange(checked: boolean) {
     setIsOn(checked);
@@ -46,6 +50,15 @@ export function NotificationsCard() {
             data-testid="notifications-switch"
           />
         </Flex>
+        {delivery?.delivery === 'folder' ? (
+          <Alert
+            type="info"
+            showIcon
+            title="This server sends no e-mail yet"
+            description={`SMTP_URL is not set, so each e-mail Imprest writes (invitations, password resets, notifications) goes to a file in ${delivery.folder} on the server instead.`}
+            data-testid="mail-folder-notice"
+          />
+        ) : null}
         {update.isError ? (
           <Alert
             type="error"

@@ -8,7 +8,7 @@ import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
 import { paths } from '../../../paths.ts';
 import { useCreateUsers } from '../api/create-users.ts';
-import { useMailDelivery } from '../api/get-mail-delivery.ts';
+import { useMailDelivery } from '../../settings/api/get-mail-delivery.ts';
 import { AdminOnly } from '../components/admin-only.tsx';
 import { MultipleUsers } from '../components/multiple-users.tsx';
 import { SingleUserForm } from '../components/single-user-form.tsx';

@@ -13,11 +13,15 @@ export function getMailDelivery(): Promise<MailDeliveryResponse> {
   return apiRequest('settings/mail', { schema: mailDeliveryResponse });
 }
 
-/** How the server delivers e-mail; it changes only when the server is restarted with other settings. */
-export function useMailDelivery() {
+/**
+ * How the server delivers e-mail; it changes only when the server is restarted with other
+ * settings. `enabled`: false for a user who may not ask (staff).
+ */
+export function useMailDelivery({ enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: mailDeliveryQueryKey,
     queryFn: getMailDelivery,
     staleTime: 5 * 60_000,
+    enabled,
   });
 }
