@@ -144,11 +144,12 @@ async function hasEnded(pid: number, timeoutMs: number): Promise<boolean> {
 
 /**
  * Clears what a process killed without shutting down (SIGKILL, a crash, a power cut) left in the
- * cluster: its PostgreSQL still running is stopped (but one whose Imprest still runs is refused:
- * that is a second start on the same folder, not a leftover); a postmaster.pid naming a process that is not
- * PostgreSQL (the pid was reused after a reboot or a container restart, and PostgreSQL would refuse
- * to start while that process lives) is removed, and that process is left alone. A postmaster.pid
- * whose process is gone is PostgreSQL's to replace; it recovers from its write-ahead log itself.
+ * cluster: its PostgreSQL still running is stopped (one whose Imprest still runs is refused
+ * instead: that is a second start on the same folder, not a leftover); a postmaster.pid naming a
+ * process that is not PostgreSQL (the pid was reused after a reboot or a container restart, and
+ * PostgreSQL would refuse to start while that process lives) is removed, and that process is left
+ * alone. A postmaster.pid whose process is gone is PostgreSQL's to replace; it recovers from its
+ * write-ahead log itself.
  */
 async function clearEarlierServer(clusterDir: string, logger: Logger): Promise<void> {
   const pidFile = path.join(clusterDir, 'postmaster.pid');
