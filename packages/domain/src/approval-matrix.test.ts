@@ -5,6 +5,7 @@ import {
   approvalMatrixProblem,
   approvalRowFor,
   defaultApprovalMatrix,
+  matrixPositions,
   rowHolds,
   type ApprovalMatrixRow,
 } from './approval-matrix.ts';
@@ -204,5 +205,24 @@ describe('updateApprovalMatrixRequest', () => {
     const result = updateApprovalMatrixRequest.safeParse(body);
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((issue) => issue.message).join(' | ')).toContain(message);
+  });
+});
+
+describe('matrixPositions', () => {
+  it('names each position of the default matrix once, in the hierarchy’s order', () => {
+    expect(matrixPositions(defaultApprovalMatrix())).toEqual([
+      'finance_officer',
+      'executive_secretary',
+      'director',
+    ]);
+  });
+
+  it('orders positions by the hierarchy, not by where the rows name them', () => {
+    expect(
+      matrixPositions([
+        { user_role: ['board_chairman'] },
+        { user_role: ['finance_officer', 'director'] },
+      ]),
+    ).toEqual(['finance_officer', 'director', 'board_chairman']);
   });
 });

@@ -1,5 +1,5 @@
 import { approvalThreshold } from './constants.ts';
-import type { ReviewerRole } from './requests.ts';
+import { reviewerHierarchy, type ReviewerRole } from './requests.ts';
 
 /** One row of an approval matrix: amounts in [start_value, end_value) go to `user_role` in order. */
 export type ApprovalMatrixRow = {
@@ -89,4 +89,15 @@ export function approvalMatrixProblem(rows: readonly Range[]): string | null {
     }
   }
   return null;
+}
+
+/**
+ * The reviewer positions a matrix sends requests to, each once, in the hierarchy's order: the
+ * positions someone must hold for every request to find its reviewers (docs/decisions/0040).
+ */
+export function matrixPositions(
+  rows: readonly Pick<ApprovalMatrixRow, 'user_role'>[],
+): ReviewerRole[] {
+  const used = new Set(rows.flatMap((row) => row.user_role));
+  return reviewerHierarchy.filter((role) => used.has(role));
 }

@@ -130,7 +130,7 @@ async function liveOwnerOf(postmasterPid: number): Promise<number | null> {
   const parent = await parentOf(postmasterPid);
   if (parent === null || parent === 1 || parent === process.pid) return null;
   const command = await commandOf(parent);
-  return command && /\bnode(\.exe)?\b|\btsx\b/.test(command) ? parent : null;
+  return command && /\bnode(\.exe)?\b/.test(command) ? parent : null;
 }
 
 /** Waits up to `timeoutMs` for a process to end; answers whether it did. */

@@ -1,8 +1,8 @@
 import { defaultApprovalMatrix, type ApprovalMatrixRow } from '@imprest/domain/approval-matrix.ts';
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { preparedOnce } from '../../db/prepared.ts';
-import { approvalMatrixRows } from '../../db/schema.ts';
+import { approvalMatrixRows, users } from '../../db/schema.ts';
 
 export type ApprovalMatrixRecord = typeof approvalMatrixRows.$inferSelect;
 
@@ -81,24 +81,25 @@ export async function replaceMatrixRows(
 }
 
 /**
- * Of `roles`, those no user of the organisation can review as: none holds the position, or every
- * holder is locked (a locked user answers no review) or deleted. In the order given.
+ * Of `roles`, those some user of the organisation can review as: holding the position, neither
+ * locked (a locked user answers no review) nor deleted.
  */
-export async function findVacantRoles(
+export async function findHeldRoles(
   db: Executor,
   organizationId: string,
   roles: readonly string[],
-): Promise<string[]> {
-  const rows = await db.execute<{ role: string }>(sql`
-    SELECT wanted.role
-    FROM unnest(${`{${roles.join(',')}}`}::text[]) WITH ORDINALITY AS wanted(role, position)
-    WHERE NOT EXISTS (
-      SELECT 1 FROM users
-      WHERE users.organization_id = ${organizationId}
-        AND users.role = wanted.role
-        AND users.deleted_at IS NULL
-        AND NOT users.is_locked
-    )
-    ORDER BY wanted.position`);
-  return rows.rows.map((row) => row.role);
+): Promise<Set<string>> {
+  if (roles.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ role: users.role })
+    .from(users)
+    .where(
+      and(
+        eq(users.organization_id, organizationId),
+        inArray(users.role, [...roles]),
+        isNull(users.deleted_at),
+        eq(users.is_locked, false),
+      ),
+    );
+  return new Set(rows.map((row) => row.role));
 }

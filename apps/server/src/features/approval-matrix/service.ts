@@ -3,8 +3,11 @@ import type {
   ApprovalMatrixResponse,
   ApprovalMatrixVacanciesResponse,
 } from '@imprest/domain/api/approval-matrix.ts';
-import { sortedRows, type ApprovalMatrixRow } from '@imprest/domain/approval-matrix.ts';
-import { reviewerHierarchy } from '@imprest/domain/requests.ts';
+import {
+  matrixPositions,
+  sortedRows,
+  type ApprovalMatrixRow,
+} from '@imprest/domain/approval-matrix.ts';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { recordAudit } from '../audit/record.ts';
@@ -19,7 +22,7 @@ import { presentApprovalMatrix } from './presenter.ts';
 import {
   approvalMatrixFrom,
   findMatrixRows,
-  findVacantRoles,
+  findHeldRoles,
   lockMatrix,
   loadApprovalMatrix,
   replaceMatrixRows,
@@ -47,11 +50,9 @@ export async function getMatrixVacancies(
   const { actor } = options;
   if (!canReadMatrixVacancies(actor))
     throw new AppError('forbidden', 'Only admins can see which positions nobody holds.');
-  const matrix = await loadApprovalMatrix(context.db, actor.organization_id);
-  const used = new Set(matrix.flatMap((row) => row.user_role));
-  const wanted = reviewerHierarchy.filter((role) => used.has(role));
-  const vacant = new Set(await findVacantRoles(context.db, actor.organization_id, wanted));
-  return { roles: wanted.filter((role) => vacant.has(role)) };
+  const positions = matrixPositions(await loadApprovalMatrix(context.db, actor.organization_id));
+  const held = await findHeldRoles(context.db, actor.organization_id, positions);
+  return { roles: positions.filter((role) => !held.has(role)) };
 }
 
 /** A matrix's rows in a fixed shape, to tell whether a save changes anything. */

@@ -4,12 +4,8 @@ import { Link } from 'react-router';
 import { paths } from '../../../paths.ts';
 import { useMatrixVacancies } from '../api/get-matrix-vacancies.ts';
 
-/** "A", "A and B", "A, B and C". */
-function listed(names: string[]): string {
-  return names.length < 2
-    ? (names[0] ?? '')
-    : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
-}
+/** "A", "A and B", "A, B and C", as British English writes a list. */
+const listFormat = new Intl.ListFormat('en-GB', { type: 'conjunction' });
 
 /**
  * For admins (who alone may ask, and may add users), where the users and the approval matrix are kept: the matrix's positions that no
@@ -20,7 +16,7 @@ export function VacantPositions() {
   const vacancies = useMatrixVacancies();
   const roles = vacancies.data?.roles ?? [];
   if (roles.length === 0) return null;
-  const names = listed(roles.map((role) => roleLabels[role]));
+  const names = listFormat.format(roles.map((role) => roleLabels[role]));
   const many = roles.length > 1;
   return (
     <Alert
