@@ -330,6 +330,33 @@ test('the director names a delegate for the secretary; the delegate approves at 
   await director.context().close();
 });
 
+test("while the reviewers load, the Delegator select names the director, not the director's id", async ({
+  page,
+}) => {
+  // The reviewers' lists are held back, as on a slow connection, until the test lets them go.
+  let release = () => undefined as void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/api\/v1\/users\/department\/all\//, async (route) => {
+    await released;
+    await route.fallback();
+  });
+  await signIn(page, 'director@example.com');
+  await page.goto('/dashboard/settings');
+  const delegator = page
+    .getByTestId('out-of-office-form')
+    .locator('.ant-form-item')
+    .filter({ has: page.getByLabel('Delegator') });
+  await expect(delegator.locator('.ant-select-content')).toHaveText('Eshe Director (Director)');
+  await expect(delegator).not.toContainText(/[0-9a-f]{8}-[0-9a-f]{4}-/);
+  await shot(page, 'delegation-delegator-while-loading');
+
+  release();
+  await choose(page, 'Delegator', secretaryOption);
+  await expect(delegator.locator('.ant-select-content')).toHaveText(secretaryOption);
+});
+
 test('an out-of-office card whose delegations failed to load does not say "No delegate is named for you."', async ({
   page,
 }) => {

@@ -51,7 +51,11 @@ export function OutOfOfficeForm({ canChooseDelegator }: OutOfOfficeFormProps) {
   const today = organisationTodayDate();
   const people = candidates.data ?? [];
   // A locked reviewer still reviews, so may still hand their steps over (docs/decisions/0019).
-  const delegatorOptions = people.filter((person) => canDelegate(person.role)).map(option);
+  // Until the list comes, the Delegator select offers the one person it starts on, known from the
+  // session: without an option to name it, a select shows its value, the user's id.
+  const delegatorOptions = (candidates.data ?? [user])
+    .filter((person) => canDelegate(person.role))
+    .map(option);
   const delegateOptions = people
     .filter(
       (person) => canBeDelegate(person.role) && !person.is_locked && person.id !== delegatorId,
