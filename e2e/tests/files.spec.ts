@@ -4,6 +4,7 @@ import {
   choose,
   chooseBudgetCode,
   desktop,
+  expectApart,
   expectNoSidewaysScroll,
   minimalPdf,
   onePixelPng,
@@ -95,6 +96,14 @@ test('staff attaches files to a request; the owner and finance preview them', as
 
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByText('Request successful')).toBeVisible();
+  // On a phone the panel's two buttons wrap, one above the other, and do not touch.
+  await page.setViewportSize(phone);
+  await expectApart(
+    page.getByRole('button', { name: 'View requests' }),
+    page.getByRole('button', { name: 'Open this request' }),
+  );
+  await shot(page, 'files-request-successful-375');
+  await page.setViewportSize(desktop);
   await page.getByRole('button', { name: 'Open this request' }).click();
   await expect(page.getByText('Approval Request', { exact: true })).toBeVisible();
   const id = page.url().split('/').pop() ?? '';

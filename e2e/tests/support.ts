@@ -214,6 +214,22 @@ export async function choose(page: Page, label: string | RegExp, option: string)
 }
 
 /**
+ * Two controls side by side or one above the other, at least `gap` pixels apart: neither touches
+ * the other when they wrap on a phone.
+ */
+export async function expectApart(first: Locator, second: Locator, gap = 8): Promise<void> {
+  const [a, b] = await Promise.all([first.boundingBox(), second.boundingBox()]);
+  if (!a || !b) throw new Error('both controls are on screen');
+  const below = b.y >= a.y + a.height - 1;
+  const space = below
+    ? b.y - (a.y + a.height)
+    : Math.abs(b.x - a.x) - (b.x > a.x ? a.width : b.width);
+  expect(space, below ? 'the gap between the rows' : 'the gap between them').toBeGreaterThanOrEqual(
+    gap,
+  );
+}
+
+/**
  * Opens the account menu and picks an item once the menu has finished opening. antd slides the
  * menu open in steps (prepare, start, active); on a busy machine the prepare step can last a
  * second, and a click pressed during it and released once the slide has begun (the menu shrunk

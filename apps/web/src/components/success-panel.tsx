@@ -1,4 +1,4 @@
-import { Button, Card, Result } from 'antd';
+import { Button, Card, Flex, Result } from 'antd';
 import { useNavigate } from 'react-router';
 import { paths } from '../paths.ts';
 import { FocusedTitle } from './focused-title.tsx';
@@ -32,20 +32,16 @@ export function SuccessPanel({
         status="success"
         title={<FocusedTitle>{title}</FocusedTitle>}
         subTitle={subTitle}
-        extra={[
-          <Button
-            key="primary"
-            type="primary"
-            onClick={() => void navigate(primary.href, { replace: true })}
-          >
-            {primary.label}
-          </Button>,
-          secondary ? (
-            <Button key="secondary" onClick={secondary.onClick}>
-              {secondary.label}
+        // Two buttons that wrap on a phone keep a gap between their rows too; antd's own spacing
+        // of the extra area is sideways only.
+        extra={
+          <Flex wrap gap="small" justify="center">
+            <Button type="primary" onClick={() => void navigate(primary.href, { replace: true })}>
+              {primary.label}
             </Button>
-          ) : null,
-        ]}
+            {secondary ? <Button onClick={secondary.onClick}>{secondary.label}</Button> : null}
+          </Flex>
+        }
       />
     </Card>
   );
