@@ -403,6 +403,20 @@ test('the requests list, search and form at 375 px', async ({ page, request }) =
   await signIn(page, 'staff@example.com');
   await page.goto('/dashboard/requests');
   await expect(page.getByTestId('request-row').first()).toBeVisible();
+  // A phone leaves out the purpose and date columns; each row says them under the owner's name,
+  // so one person's requests can be told apart.
+  for (const [amount, purpose] of [
+    ['TZS 420,000', 'Kits'],
+    ['TZS 431,000', 'Accommodation'],
+  ] as const) {
+    const facts = page
+      .getByTestId('request-row')
+      .filter({ hasText: amount })
+      .first()
+      .getByTestId('request-row-facts');
+    await expect(facts).toHaveText(new RegExp(`^${purpose}\\d{2}/\\d{2}/\\d{4}$`));
+    await expectUnclipped(facts);
+  }
   // The search covers purpose, owner and approval number.
   await page.getByLabel('Search requests').fill('kits');
   await expect(page.getByTestId('request-row')).toHaveCount(1);
