@@ -143,10 +143,10 @@ describe('toCents and toScaledInteger', () => {
 
 describe('amountWithCurrency', () => {
   it.each([
-    [500000, 'tzs', '500,000 TZS'],
-    ['1234.50', 'usd', '1,234.5 USD'],
-    ['0.43', 'usd', '0.43 USD'],
-    [10_000_000_000_000, 'tzs', '10,000,000,000,000 TZS'],
+    [500000, 'tzs', 'TZS 500,000'],
+    ['1234.50', 'usd', 'USD 1,234.5'],
+    ['0.43', 'usd', 'USD 0.43'],
+    [10_000_000_000_000, 'tzs', 'TZS 10,000,000,000,000'],
   ])('writes %j %s as %s', (amount, currency, text) => {
     expect(amountWithCurrency(amount, currency)).toBe(text);
   });

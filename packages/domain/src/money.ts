@@ -91,7 +91,10 @@ export function isMoreMoney(a: string | number, b: string | number): boolean {
 /** Thousands separators and at most two decimals, made once (a formatter a call costs, issue 13). */
 const amountFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 });
 
-/** An amount as the server's messages and e-mails write it: "500,000 TZS", "1,234.5 USD". */
+/**
+ * An amount as Imprest writes it everywhere, on its pages, in its messages and in its e-mails:
+ * "TZS 500,000", "USD 1,234.5" (spec §2's 'Cash Returned (currency amount)').
+ */
 export function amountWithCurrency(amount: string | number, currency: string): string {
-  return `${amountFormat.format(Number(amount))} ${currency.toUpperCase()}`;
+  return `${currency.toUpperCase()} ${amountFormat.format(Number(amount))}`;
 }

@@ -3,6 +3,7 @@ import localizedFormat from 'dayjs/plugin/localizedFormat';
 import './dayjs-locale.ts';
 import { organisationZone } from './organisation-day.ts';
 import { exchangeRateDecimals } from '@imprest/domain/exchange-rates.ts';
+import { amountWithCurrency } from '@imprest/domain/money.ts';
 
 dayjs.extend(localizedFormat);
 
@@ -20,10 +21,11 @@ export function formatRate(value: number): string {
   return rateFormat.format(value);
 }
 
-/** An amount with its currency code, e.g. `TZS 1,500,000`. */
-export function formatAmount(amount: number, currency: string): string {
-  return `${currency.toUpperCase()} ${formatNumber(amount)}`;
-}
+/**
+ * An amount with its currency code, e.g. `TZS 1,500,000`: the domain's one way of writing an
+ * amount, so a page reads as the e-mail about it does.
+ */
+export const formatAmount: (amount: number, currency: string) => string = amountWithCurrency;
 
 const wallClocks = new Map<string, Intl.DateTimeFormat>();
 

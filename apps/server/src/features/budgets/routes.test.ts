@@ -761,7 +761,7 @@ describe('PUT /budget', () => {
     const response = await put(finance, editOf(budget, { amount: 999_999.99 }));
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toBe(
-      'The amount of a budget can only be increased; it is 1,000,000 TZS now.',
+      'The amount of a budget can only be increased; it is TZS 1,000,000 now.',
     );
     expect(await stateOf(budget.id)).toEqual(before);
   });

@@ -147,7 +147,7 @@ describe('who hears what', () => {
     requestId = request.id;
     const box = await settledInbox(mark);
     expectOnly(box, [
-      [org.finance, [/^A request awaits your review: Travel, 1,500,000 TZS from Asha Staff$/]],
+      [org.finance, [/^A request awaits your review: Travel, TZS 1,500,000 from Asha Staff$/]],
       [org.finance2, [/^A request awaits your review/]],
     ]);
     const raw = await rawTo(org.finance, /awaits your review/);
@@ -195,7 +195,7 @@ describe('who hears what', () => {
     ).toBe(200);
     const box = await settledInbox(mark);
     expectOnly(box, [
-      [org.staff, [/^Your request was approved: AP-\d{4}-\d{5} \(Travel, 1,500,000 TZS\)$/]],
+      [org.staff, [/^Your request was approved: AP-\d{4}-\d{5} \(Travel, TZS 1,500,000\)$/]],
     ]);
     const raw = await rawTo(org.staff, /was approved/);
     expect(raw).toMatch(/Approval number: AP-\d{4}-\d{5}/);
@@ -209,7 +209,7 @@ describe('who hears what', () => {
     retirement = response.json().current_retirement;
     const box = await settledInbox(mark);
     expectOnly(box, [
-      [org.staff, [/^Retire your advance by \d{2}\/\d{2}\/\d{4} \(Travel, 1,500,000 TZS\)$/]],
+      [org.staff, [/^Retire your advance by \d{2}\/\d{2}\/\d{4} \(Travel, TZS 1,500,000\)$/]],
     ]);
     expect(await rawTo(org.staff, /Retire your advance/)).toContain(
       `${appUrl}/dashboard/retirements/${requestId}`,
@@ -265,8 +265,8 @@ describe('who hears what', () => {
     });
     const box = await settledInbox(mark);
     expect(box.get(address(org.otherStaff))?.sort()).toEqual([
-      'Your request was rejected (Travel, 1,000 TZS)',
-      'Your request was returned for edits (Travel, 1,000 TZS)',
+      'Your request was rejected (Travel, TZS 1,000)',
+      'Your request was returned for edits (Travel, TZS 1,000)',
     ]);
     const [row] = await t.db
       .select()
@@ -384,7 +384,7 @@ describe('who hears what', () => {
       expect(box.get(address(user))).toBeUndefined();
     for (const user of everyone(other)) expect(box.get(address(user))).toBeUndefined();
     const digest = await rawTo(org.finance2, /steps? waits? for/);
-    expect(digest).toContain('Request: Chausiku Finance, Travel, 1,000 TZS (waiting');
+    expect(digest).toContain('Request: Chausiku Finance, Travel, TZS 1,000 (waiting');
     expect(await rawTo(org.secretary, /steps? waits? for/)).toContain(
       `${appUrl}/dashboard/view-request/`,
     );

@@ -213,7 +213,7 @@ describe('POST /retirement/user-submit', () => {
       retirement,
       () => submitRetirement(t.app, org.staff, body(retirement, { amount_spent: 500_000.01 })),
       400,
-      'The amount spent can be at most 500,000 TZS, the amount received. Raise a new request for more.',
+      'The amount spent can be at most TZS 500,000, the amount received. Raise a new request for more.',
     );
   });
 
@@ -240,7 +240,7 @@ describe('POST /retirement/user-submit', () => {
       () =>
         submitRetirement(t.app, org.staff, body(retirement, { amount_spent: 10_000_000_000_000 })),
       400,
-      /The amount spent can be at most 9,999,999,999,999.99 TZS/,
+      /The amount spent can be at most TZS 9,999,999,999,999.99/,
     );
   });
 

@@ -1,8 +1,7 @@
 import type { RequestItemResponse } from '@imprest/domain/api/requests.ts';
 import { Button, Descriptions, Drawer, Flex } from 'antd';
 import { StatusTag } from '../../../components/status-tag.tsx';
-import { formatDateTime, formatNumber } from '../../../lib/format.ts';
-import { currencyLabel } from '../../../lib/request-labels.ts';
+import { formatAmount, formatDateTime } from '../../../lib/format.ts';
 import { fieldLabels, sharedRequestItems } from './request-fields.ts';
 
 type RequestPreviewDrawerProps = {
@@ -47,7 +46,7 @@ export function RequestPreviewDrawer({ request, onClose, onOpen }: RequestPrevie
             {
               key: 'amount',
               label: fieldLabels.amountRequired,
-              children: `${currencyLabel(request.amount_currency)} ${formatNumber(request.amount_requested)}`,
+              children: formatAmount(request.amount_requested, request.amount_currency),
             },
             shared.budget,
             shared.payment,
