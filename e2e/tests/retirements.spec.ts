@@ -293,6 +293,27 @@ test('the owner retires a request with receipts; finance marks the change return
   await expect(page.getByTestId('funds-returned')).toBeVisible();
   await expect(page.getByTestId('reviewer-card')).toHaveCount(2);
 
+  // Print, for the paper file with the receipts: the retirement without menus or buttons, and
+  // nothing past the page's edge.
+  await expect(page.getByRole('button', { name: 'Print' })).toBeVisible();
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.getByTestId('page-title')).toBeHidden();
+  await expect(page.getByTestId('amount-spent')).toBeVisible();
+  await expect(page.getByTestId('reviewer-card')).toHaveCount(2);
+  await expect(
+    page.locator('[data-testid="retirement-view"] :is(.ant-btn, [role="button"]):visible'),
+  ).toHaveCount(0);
+  await expect(page.locator('.dashboard-sider:visible, .mobile-footer:visible')).toHaveCount(0);
+  for (const size of [desktop, phone]) {
+    await page.setViewportSize(size);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      size.width,
+    );
+  }
+  await page.setViewportSize(desktop);
+  await shot(page, 'retirement-print');
+  await page.emulateMedia({ media: 'screen' });
+
   // The budget gets back what was not spent.
   expect(await remainingBalance(finance, '6105')).toBe(before - 1_500_000);
 

@@ -30,6 +30,7 @@ import { RetirementLinkButton } from '../components/retirement-link-button.tsx';
 import { ReviewPanel } from '../components/review-panel.tsx';
 import { ReviewerCard } from '../../../components/reviewer-card.tsx';
 import { VersionSelector } from '../components/version-selector.tsx';
+import '../../../components/print-record.css';
 import '../components/request-view.css';
 import { ObjectHistoryCard } from '../../../components/history/object-history-card.tsx';
 import { isLoadLost } from '../../../lib/query-client.ts';
@@ -198,7 +199,7 @@ function RequestContent({
   }
 
   return (
-    <Flex vertical gap={16} className="request-view" data-testid="request-view">
+    <Flex vertical gap={16} className="request-view print-record" data-testid="request-view">
       <Card size={isMobile ? 'small' : 'medium'}>
         <Flex vertical gap={16}>
           <Flex justify="space-between" align="flex-start" gap={12} wrap>

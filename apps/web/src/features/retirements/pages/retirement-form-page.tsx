@@ -1,3 +1,4 @@
+import { PrinterOutlined } from '@ant-design/icons';
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
 import type { RetirementResponse } from '@imprest/domain/api/retirements.ts';
 import { roleLabels, retirementStatusLabels } from '@imprest/domain/enums.ts';
@@ -27,6 +28,7 @@ import { RetirementReviews } from '../components/retirement-reviews.tsx';
 import { RetirementStatusTag } from '../components/retirement-status-tag.tsx';
 import { RetirementWarningBanner } from '../components/retirement-warning-banner.tsx';
 import { isLoadLost } from '../../../lib/query-client.ts';
+import '../../../components/print-record.css';
 
 type Outcome = 'submitted' | 'reviewed' | null;
 
@@ -151,7 +153,7 @@ function RetirementContent({ request, retirement, onBack, onOutcome }: Retiremen
   const canResubmit = isOwner && retirement.status === 'rejected';
 
   return (
-    <Flex vertical gap={16} data-testid="retirement-view" data-mode={mode}>
+    <Flex vertical gap={16} className="print-record" data-testid="retirement-view" data-mode={mode}>
       <Card size={isMobile ? 'small' : 'medium'}>
         <Flex justify="space-between" align="flex-start" gap={12} wrap>
           <Flex vertical gap={4} style={{ minWidth: 0 }}>
@@ -173,6 +175,10 @@ function RetirementContent({ request, retirement, onBack, onOutcome }: Retiremen
           <Flex gap={8} wrap>
             <Button onClick={() => void navigate(paths.dashboard.request.getHref(request.id))}>
               View Request
+            </Button>
+            {/* The retirement for the paper file, as the request view's Print (spec §2). */}
+            <Button icon={<PrinterOutlined />} onClick={() => window.print()}>
+              Print
             </Button>
             <Button onClick={onBack}>Back</Button>
           </Flex>
@@ -202,16 +208,19 @@ function RetirementContent({ request, retirement, onBack, onOutcome }: Retiremen
           type="info"
           showIcon
           title={`You have already answered another step of this retirement, so you cannot answer this one. Another ${roleLabels[user.role]} must answer it.`}
+          className="no-print"
           data-testid="another-step-notice"
         />
       ) : null}
 
       {pendingReview ? (
-        <RetirementReviewPanel
-          retirement={retirement}
-          reviewId={pendingReview.id}
-          onReviewed={() => onOutcome('reviewed')}
-        />
+        <div className="no-print">
+          <RetirementReviewPanel
+            retirement={retirement}
+            reviewId={pendingReview.id}
+            onReviewed={() => onOutcome('reviewed')}
+          />
+        </div>
       ) : null}
 
       {canResubmit ? <ResubmitRetirementButton retirementId={retirement.id} /> : null}
