@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { attachmentType } from './enums.ts';
+import {
+  attachmentType,
+  departmentLabels,
+  departments,
+  labelOf,
+  requestCategoryLabels,
+  requestStatuses,
+  requestStatusLabels,
+} from './enums.ts';
 
 describe('attachmentType', () => {
   it.each([
@@ -15,5 +23,24 @@ describe('attachmentType', () => {
     ['noextension', 'none'],
   ])('%s is %s', (name, type) => {
     expect(attachmentType(name)).toBe(type);
+  });
+});
+
+describe('labelOf', () => {
+  it('writes a stored value in the words the pages use', () => {
+    expect(labelOf(requestStatusLabels, 'on_progress')).toBe('On progress');
+    expect(labelOf(requestCategoryLabels, 'accomodation')).toBe('Accommodation');
+    expect(labelOf(departmentLabels, 'stemKits')).toBe('Stem Kits');
+  });
+
+  it('keeps a value it has no words for, rather than showing nothing', () => {
+    expect(labelOf(requestStatusLabels, 'archived_by_a_later_version')).toBe(
+      'archived_by_a_later_version',
+    );
+  });
+
+  it('has words for every request status and department', () => {
+    expect(Object.keys(requestStatusLabels).sort()).toEqual([...requestStatuses].sort());
+    expect(Object.keys(departmentLabels).sort()).toEqual([...departments].sort());
   });
 });

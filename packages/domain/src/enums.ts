@@ -44,6 +44,23 @@ export const departments = [
 ] as const;
 export type Department = (typeof departments)[number];
 
+/** Departments as people read them: on the pages and in downloads. */
+export const departmentLabels: Record<Department, string> = {
+  administration: 'Administration',
+  accounting: 'Accounting',
+  content: 'Content',
+  engineering: 'Engineering',
+  finance: 'Finance',
+  it: 'IT',
+  marketing: 'Marketing',
+  graphics: 'Graphics',
+  procurement: 'Procurement',
+  outreach: 'Outreach',
+  risingStemStars: 'Rising Stem Stars',
+  stemKits: 'Stem Kits',
+  youthBootcamps: 'Youth Bootcamps',
+};
+
 export const currencies = ['tzs', 'usd', 'gbp', 'chf'] as const;
 export type Currency = (typeof currencies)[number];
 export const baseCurrency: Currency = 'tzs';
@@ -122,6 +139,15 @@ export const requestStatuses = [
 ] as const;
 export type RequestStatus = (typeof requestStatuses)[number];
 
+/** A request's or a review's status as people read it: on the pages' tags and in downloads. */
+export const requestStatusLabels: Record<RequestStatus, string> = {
+  pending: 'Pending',
+  on_progress: 'On progress',
+  approved: 'Approved',
+  rejected: 'Rejected',
+  request_edit: 'Request edit',
+};
+
 export const retirementStatuses = ['pending', 'on_progress', 'approved', 'rejected'] as const;
 export type RetirementStatus = (typeof retirementStatuses)[number];
 
@@ -157,4 +183,12 @@ export function attachmentType(fileName: string): AttachmentType {
     if ((extensions as readonly string[]).includes(extension)) return type as AttachmentType;
   }
   return 'none';
+}
+
+/**
+ * A stored value in words by its labels, or the value itself when this build has no label for it
+ * (a row written by a later version): a page or a download never shows "undefined".
+ */
+export function labelOf(labels: Readonly<Record<string, string>>, value: string): string {
+  return labels[value] ?? value;
 }

@@ -1,5 +1,5 @@
+import { labelOf, requestStatusLabels } from '@imprest/domain/enums.ts';
 import { Tag } from 'antd';
-import { humanize } from '../lib/format.ts';
 
 const colours: Record<string, string> = {
   pending: 'gold',
@@ -11,11 +11,13 @@ const colours: Record<string, string> = {
 
 type StatusTagProps = {
   status: string;
-  /** The words shown; the status in words by default (e.g. retirementStatusLabels instead). */
+  /** The words shown; a request's status in words by default (e.g. retirementStatusLabels instead). */
   label?: string;
 };
 
 /** A request, review or retirement status as a coloured tag. */
 export function StatusTag({ status, label }: StatusTagProps) {
-  return <Tag color={colours[status] ?? 'default'}>{label ?? humanize(status)}</Tag>;
+  return (
+    <Tag color={colours[status] ?? 'default'}>{label ?? labelOf(requestStatusLabels, status)}</Tag>
+  );
 }

@@ -1,4 +1,5 @@
 import {
+  departmentLabels,
   requestCategoryLabels,
   type Currency,
   type Department,
@@ -38,22 +39,6 @@ export const statusFilterLabels: Record<StatusFilter, string> = {
   on_progress: 'On Progress',
   approved: 'Approved',
   rejected: 'Rejected',
-};
-
-const departmentLabels: Record<Department, string> = {
-  administration: 'Administration',
-  accounting: 'Accounting',
-  content: 'Content',
-  engineering: 'Engineering',
-  finance: 'Finance',
-  it: 'IT',
-  marketing: 'Marketing',
-  graphics: 'Graphics',
-  procurement: 'Procurement',
-  outreach: 'Outreach',
-  risingStemStars: 'Rising Stem Stars',
-  stemKits: 'Stem Kits',
-  youthBootcamps: 'Youth Bootcamps',
 };
 
 /** A user's department in words, tolerating values this build does not know. */

@@ -22,12 +22,16 @@ import {
   isAmountDecrease,
   visibleBudgetDepartments,
 } from '@imprest/domain/budgets.ts';
-import type {
-  Branch,
-  BudgetCategory,
-  BudgetStatus,
-  Currency,
-  Department,
+import {
+  departmentLabels,
+  labelOf,
+  requestCategoryLabels,
+  requestStatusLabels,
+  type Branch,
+  type BudgetCategory,
+  type BudgetStatus,
+  type Currency,
+  type Department,
 } from '@imprest/domain/enums.ts';
 import { amountWithCurrency, toAmount } from '@imprest/domain/money.ts';
 import { messages } from '@imprest/domain/messages.ts';
@@ -464,7 +468,10 @@ function requestsWorkbook(context: AppContext, budget: BudgetRow): Readable {
       const request = presentBudgetRequest(row);
       return {
         ...request,
-        department: row.department,
+        // In the words the pages use, as the other downloads write them.
+        department: labelOf(departmentLabels, row.department),
+        purpose: labelOf(requestCategoryLabels, request.purpose),
+        current_status: labelOf(requestStatusLabels, request.current_status),
         amount_currency: request.amount_currency.toUpperCase(),
         expenditure_date: dayValue(request.expenditure_date),
         created_at: wallClockIn(row.created_at, context.config.orgTimezone),

@@ -593,12 +593,13 @@ describe('lists, counts and downloads', () => {
     const first = sheet?.getRow(2).values as unknown[];
     expect(first.slice(1, 8)).toEqual([
       'Neema Owner',
-      'procurement',
+      // The purpose and status in the words the pages use, not their stored keys.
+      'Procurement',
       expect.any(Date),
       400,
       'TZS',
       '5001',
-      'on_progress',
+      'On progress',
     ]);
   });
 

@@ -1,12 +1,13 @@
 import type { Readable } from 'node:stream';
+import { labelOf, requestCategoryLabels, requestStatusLabels } from '@imprest/domain/enums.ts';
 import type { Executor } from '../../db/client.ts';
 import { dayValue, streamWorkbook, wallClockIn } from '../../lib/workbook.ts';
 import { requestBatch, type RequestSheetRow } from './queries.ts';
 
 /**
  * Streams an xlsx of the newest versions, newest first (spec §9), with the list's columns (the
- * owner's name first: an organisation-wide download tells whose each request is) and times as the
- * organisation's clock reads them.
+ * owner's name first: an organisation-wide download tells whose each request is), purposes and
+ * statuses in the words the pages use, and times as the organisation's clock reads them.
  */
 export function requestsWorkbook(
   db: Executor,
@@ -34,12 +35,12 @@ export function requestsWorkbook(
     batch: (position) => requestBatch(db, { ...filter, ...position }),
     row: (row) => ({
       name: row.request_owner_name,
-      purpose: row.purpose,
+      purpose: labelOf(requestCategoryLabels, row.purpose),
       expenditure_date: dayValue(row.expenditure_date),
       amount: Number(row.amount_requested),
       currency: row.amount_currency.toUpperCase(),
       budget_code: row.budget_code,
-      status: row.current_status,
+      status: labelOf(requestStatusLabels, row.current_status),
       approval_number: row.approval_number ?? '',
       created: wallClockIn(row.created_at, timeZone),
     }),

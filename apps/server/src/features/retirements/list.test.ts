@@ -278,7 +278,7 @@ describe('GET /retirement/download/{role}', () => {
     expect(rows).toHaveLength(1 + 17);
     expect(rows[1]).toEqual([
       'Asha Staff',
-      'meals',
+      'Meals',
       expect.stringMatching(/^AP-/),
       org.budget.code,
       expect.any(Date),
@@ -298,7 +298,7 @@ describe('GET /retirement/download/{role}', () => {
     expect(response.headers['content-disposition']).toContain('Chausiku%20Finance%20retirements');
     const rows = await rowsOf(response.rawPayload);
     expect(rows).toHaveLength(1 + 18);
-    expect(rows[1]?.slice(0, 2)).toEqual(['Juma Other', 'travel']);
+    expect(rows[1]?.slice(0, 2)).toEqual(['Juma Other', 'Travel']);
     expect(rows[1]?.[9]).toBe('Under Review');
 
     expect((await download(org.staff, 'staff', org.staff.id)).statusCode).toBe(403);

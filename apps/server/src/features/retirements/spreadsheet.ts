@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { retirementStatusLabels, type RetirementStatus } from '@imprest/domain/enums.ts';
+import { labelOf, requestCategoryLabels, retirementStatusLabels } from '@imprest/domain/enums.ts';
 import type { Executor } from '../../db/client.ts';
 import { dayValue, streamWorkbook, wallClockIn } from '../../lib/workbook.ts';
 import { retirementBatch, type RetirementSheetRow } from './queries.ts';
@@ -33,7 +33,7 @@ export function retirementsWorkbook(
     batch: (position) => retirementBatch(db, { ...filter, ...position }),
     row: (row) => ({
       name: row.name,
-      purpose: row.purpose,
+      purpose: labelOf(requestCategoryLabels, row.purpose),
       approval_number: row.approval_number ?? '',
       budget_code: row.budget_code,
       due_date: dayValue(row.due_date),
@@ -41,7 +41,7 @@ export function retirementsWorkbook(
       received: Number(row.amount_received),
       spent: row.amount_spent === null ? '' : Number(row.amount_spent),
       currency: row.amount_currency.toUpperCase(),
-      status: retirementStatusLabels[row.status as RetirementStatus],
+      status: labelOf(retirementStatusLabels, row.status),
       funds_returned: row.is_funds_returned ? 'Yes' : 'No',
     }),
   });
