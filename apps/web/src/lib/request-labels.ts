@@ -1,10 +1,9 @@
 import {
   departmentLabels,
+  labelOf,
   requestCategoryLabels,
   type Currency,
-  type Department,
   type PaymentMethod,
-  type RequestCategory,
   type StatusFilter,
   type TaxMode,
 } from '@imprest/domain/enums.ts';
@@ -14,7 +13,7 @@ export const purposeLabels = requestCategoryLabels;
 
 /** A purpose label, tolerating values this build does not know. */
 export function purposeLabel(purpose: string): string {
-  return purposeLabels[purpose as RequestCategory] ?? purpose;
+  return labelOf(purposeLabels, purpose);
 }
 
 /** Spec §9: currency tzs has the label TZS; the others follow suit. */
@@ -43,5 +42,5 @@ export const statusFilterLabels: Record<StatusFilter, string> = {
 
 /** A user's department in words, tolerating values this build does not know. */
 export function departmentLabel(department: string): string {
-  return departmentLabels[department as Department] ?? department;
+  return labelOf(departmentLabels, department);
 }

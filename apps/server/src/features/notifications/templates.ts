@@ -1,5 +1,5 @@
 import { amountWithCurrency } from '@imprest/domain/money.ts';
-import { requestCategoryLabels, roleLabels, type RequestCategory } from '@imprest/domain/enums.ts';
+import { labelOf, requestCategoryLabels, roleLabels } from '@imprest/domain/enums.ts';
 import type { RetirementMilestone } from '@imprest/domain/notifications.ts';
 import { reviewerTitle } from '@imprest/domain/requests.ts';
 import { retirementWarningMessages } from '@imprest/domain/retirements.ts';
@@ -44,11 +44,11 @@ export function formatDay(day: string): string {
 }
 
 function purposeLabel(purpose: string): string {
-  return requestCategoryLabels[purpose as RequestCategory] ?? purpose;
+  return labelOf(requestCategoryLabels, purpose);
 }
 
 function roleLabel(role: string): string {
-  return roleLabels[role as keyof typeof roleLabels] ?? role;
+  return labelOf(roleLabels, role);
 }
 
 type Layout = {
