@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 /**
@@ -64,6 +65,26 @@ export function findMail(to: string, pattern: RegExp = /./): string | null {
     const text = decode(fs.readFileSync(path.join(mailDir, name), 'utf8'));
     const recipients = /^to:\s*(.*)$/im.exec(text)?.[1] ?? '';
     if (recipients.toLowerCase().includes(to.toLowerCase()) && pattern.test(text)) return text;
+  }
+  return null;
+}
+
+/**
+ * The HTML part of the newest message to `to` whose text matches `pattern`, or null: the message
+ * as the mailbox received it, parsed by mailparser (multipart, encodings and all).
+ */
+export async function findMailHtml(to: string, pattern: RegExp = /./): Promise<string | null> {
+  if (!fs.existsSync(mailDir)) return null;
+  const names = fs.readdirSync(mailDir).sort().reverse();
+  for (const name of names) {
+    const raw = fs.readFileSync(path.join(mailDir, name));
+    if (!raw.toString('latin1').toLowerCase().includes(to.toLowerCase())) continue;
+    const message = await simpleParser(raw);
+    const recipients = [message.to ?? []].flat().map((address) => address.text.toLowerCase());
+    const words = `${message.subject ?? ''}\n${message.text ?? ''}`;
+    if (recipients.some((text) => text.includes(to.toLowerCase())) && pattern.test(words)) {
+      return message.html || null;
+    }
   }
   return null;
 }

@@ -74,7 +74,10 @@ function requestFactRows(facts: RequestFacts): [string, string][] {
   ];
 }
 
-/** The one layout of every e-mail: organisation, greeting, paragraphs, facts, one button. */
+/**
+ * The one layout of every e-mail: organisation, greeting, paragraphs, facts, one button. Its card
+ * is as wide as the screen up to 560 px, so a phone shows it whole, without scrolling sideways.
+ */
 function render(layout: Layout): RenderedEmail {
   const facts = layout.facts ?? [];
   const items = layout.items ?? [];
@@ -95,8 +98,8 @@ function render(layout: Layout): RenderedEmail {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>${escapeHtml(layout.subject)}</title></head>
 <body style="margin:0;background:#f4f5f7;font-family:Arial,Helvetica,sans-serif;color:#1f2933">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
-<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:16px 8px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px">
 <tr><td style="padding:20px 28px;border-bottom:1px solid #e4e7eb;font-size:14px;color:#52606d">${escapeHtml(layout.organizationName)} · Imprest</td></tr>
 <tr><td style="padding:24px 28px;font-size:15px;line-height:1.5">
 <p style="margin:0 0 16px">${escapeHtml(layout.greeting)}</p>
