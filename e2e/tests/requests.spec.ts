@@ -283,11 +283,28 @@ test('a request returned for edits is resubmitted by its owner as a second versi
   const finance = await pageOf(browser, 'finance@example.com');
   await review(finance, id, 'Return for Edits', 'Please attach three quotations.');
 
-  await page.setViewportSize(desktop);
+  await page.setViewportSize(phone);
   await signIn(page, 'staff@example.com');
   await page.goto(`/dashboard/view-request/${id}`);
-  await expect(page.getByText('Please attach three quotations.')).toBeVisible();
-  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await expect(
+    page.getByTestId('reviewer-card').getByText('Please attach three quotations.'),
+  ).toBeVisible();
+  // The owner's next step is said at the top, with the reviewer's words: on a phone it is on the
+  // first screen, not under the whole request where the Edit button is.
+  const notice = page.getByTestId('returned-for-edits');
+  await expect(notice).toContainText(
+    'Chausiku Finance (Finance Officer) returned this request for edits. Change it and submit it again.',
+  );
+  await expect(notice).toContainText('“Please attach three quotations.”');
+  const editHere = notice.getByRole('button', { name: 'Edit the request' });
+  const box = await editHere.boundingBox();
+  const footer = await page.getByTestId('mobile-footer').boundingBox();
+  expect((box?.y ?? Infinity) + (box?.height ?? 0)).toBeLessThanOrEqual(footer?.y ?? 0);
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'request-returned-for-edits-375');
+  await page.setViewportSize(desktop);
+  await expect(page.getByRole('button', { name: 'Edit', exact: true })).toBeVisible();
+  await editHere.click();
   await expect(page).toHaveURL(/\/dashboard\/new-requests$/);
   const form = page.getByTestId('request-form');
   const amount = form.getByLabel('Amount Required');

@@ -28,7 +28,11 @@ import { RequestDetails } from '../components/request-details.tsx';
 import { RequestRetirementButton } from '../components/request-retirement-button.tsx';
 import { RetirementLinkButton } from '../components/retirement-link-button.tsx';
 import { ReviewPanel } from '../components/review-panel.tsx';
-import { ReviewerCard } from '../../../components/reviewer-card.tsx';
+import {
+  answeredByText,
+  ReviewerCard,
+  type ReviewerCardReview,
+} from '../../../components/reviewer-card.tsx';
 import { VersionSelector } from '../components/version-selector.tsx';
 import '../../../components/print-record.css';
 import '../components/request-view.css';
@@ -191,6 +195,11 @@ function RequestContent({
   const pastReviews = [...request.reviews]
     .filter((review) => review.status !== 'pending')
     .sort((a, b) => a.step - b.step);
+  // Who returned it, for the owner's notice at the top: their next step, without scrolling to the
+  // Edit button under the request on a phone.
+  const returnedBy = canEdit
+    ? pastReviews.find((review) => review.status === 'request_edit')
+    : undefined;
 
   function handleEdit() {
     void navigate(paths.dashboard.newRequest.getHref(), {
@@ -200,6 +209,30 @@ function RequestContent({
 
   return (
     <Flex vertical gap={16} className="request-view print-record" data-testid="request-view">
+      {/* First on the page: what the owner has to do next. */}
+      {canEdit ? (
+        <Alert
+          type="warning"
+          showIcon
+          className="no-print"
+          title={`${returnedByText(returnedBy)} returned this request for edits. Change it and submit it again.`}
+          // The button under the words, not beside them: beside, it squeezed them into a narrow
+          // column on a phone.
+          description={
+            <Flex vertical align="flex-start" gap={8}>
+              {returnedBy?.comments ? (
+                <span style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                  “{returnedBy.comments}”
+                </span>
+              ) : null}
+              <Button type="primary" onClick={handleEdit}>
+                Edit the request
+              </Button>
+            </Flex>
+          }
+          data-testid="returned-for-edits"
+        />
+      ) : null}
       <Card size={isMobile ? 'small' : 'medium'}>
         <Flex vertical gap={16}>
           <Flex justify="space-between" align="flex-start" gap={12} wrap>
@@ -301,4 +334,11 @@ function RequestContent({
       </div>
     </Flex>
   );
+}
+
+/** Who returned a request for edits, as the owner's notice names them: "Chausiku Finance (Finance Officer)". */
+function returnedByText(review: ReviewerCardReview | undefined): string {
+  if (!review) return 'A reviewer';
+  const name = answeredByText(review);
+  return name ? `${name} (${review.reviewer_title})` : `The ${review.reviewer_title}`;
 }
