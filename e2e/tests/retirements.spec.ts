@@ -344,9 +344,26 @@ test('a rejected retirement is reopened by its owner, edited and submitted again
   await signIn(page, 'staff@example.com');
   await page.goto(`/dashboard/retirements/${id}`);
   await expect(page.getByText('Status: Rejected', { exact: true })).toBeVisible();
-  await expect(page.getByText('The catering invoice is missing.')).toBeVisible();
+  await expect(
+    page.getByTestId('reviewer-card').getByText('The catering invoice is missing.'),
+  ).toBeVisible();
   await expect(page.getByTestId('retirement-warning')).toHaveCount(0);
+  // The owner's next step is said at the top, with the reviewer's words and the button: on a phone
+  // it is on the first screen, above the footer, not under the whole retirement.
+  const notice = page.getByTestId('retirement-rejected');
+  await expect(notice).toContainText(
+    'Chausiku Finance (Finance Officer) rejected this retirement. Ask to resubmit it, then change it and submit it again.',
+  );
+  await expect(notice).toContainText('“The catering invoice is missing.”');
   await shot(page, 'retirement-form-rejected-1280');
+  await page.setViewportSize(phone);
+  const resubmit = notice.getByRole('button', { name: 'Request to Resubmit' });
+  const box = await resubmit.boundingBox();
+  const footer = await page.getByTestId('mobile-footer').boundingBox();
+  expect((box?.y ?? Infinity) + (box?.height ?? 0)).toBeLessThanOrEqual(footer?.y ?? 0);
+  await expectNoSidewaysScroll(page);
+  await shot(page, 'retirement-form-rejected-375');
+  await page.setViewportSize(desktop);
   // Only the owner may ask to resubmit.
   await finance.goto(`/dashboard/retirements/${id}`);
   await expect(finance.getByText('Status: Rejected', { exact: true })).toBeVisible();
@@ -371,8 +388,9 @@ test('a rejected retirement is reopened by its owner, edited and submitted again
   await page.getByRole('button', { name: 'Back to the retirement' }).click();
   await expect(page.getByText('Status: Under Review', { exact: true })).toBeVisible();
   await expect(page.getByTestId('amount-spent')).toHaveText('TZS 750,000');
-  // The first submission's rejection stays on record.
+  // The first submission's rejection stays on record; the notice is gone.
   await expect(page.getByText('The catering invoice is missing.')).toBeVisible();
+  await expect(page.getByTestId('retirement-rejected')).toHaveCount(0);
 
   // The second submission waits for finance again, now with 50,000 to return.
   await finance.goto(`/dashboard/retirements/${id}`);

@@ -25,6 +25,14 @@ export function answeredByText(review: Pick<ReviewerCardReview, 'reviewer_name' 
   return review.on_behalf_of ? `${name} on behalf of ${review.on_behalf_of.name}` : name;
 }
 
+/** Who answered a step, with their position: "Chausiku Finance (Finance Officer)". */
+export function reviewerWithTitle(
+  review: Pick<ReviewerCardReview, 'reviewer_name' | 'on_behalf_of' | 'reviewer_title'>,
+): string {
+  const name = answeredByText(review);
+  return name ? `${name} (${review.reviewer_title})` : `The ${review.reviewer_title}`;
+}
+
 type ReviewerCardProps = {
   review: ReviewerCardReview;
   /** The status as people read it, when the tag's own wording is not the right one. */

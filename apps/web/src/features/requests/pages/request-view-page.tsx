@@ -28,11 +28,7 @@ import { RequestDetails } from '../components/request-details.tsx';
 import { RequestRetirementButton } from '../components/request-retirement-button.tsx';
 import { RetirementLinkButton } from '../components/retirement-link-button.tsx';
 import { ReviewPanel } from '../components/review-panel.tsx';
-import {
-  answeredByText,
-  ReviewerCard,
-  type ReviewerCardReview,
-} from '../../../components/reviewer-card.tsx';
+import { ReviewerCard, reviewerWithTitle } from '../../../components/reviewer-card.tsx';
 import { VersionSelector } from '../components/version-selector.tsx';
 import '../../../components/print-record.css';
 import '../components/request-view.css';
@@ -215,7 +211,7 @@ function RequestContent({
           type="warning"
           showIcon
           className="no-print"
-          title={`${returnedByText(returnedBy)} returned this request for edits. Change it and submit it again.`}
+          title={`${returnedBy ? reviewerWithTitle(returnedBy) : 'A reviewer'} returned this request for edits. Change it and submit it again.`}
           // The button under the words, not beside them: beside, it squeezed them into a narrow
           // column on a phone.
           description={
@@ -334,11 +330,4 @@ function RequestContent({
       </div>
     </Flex>
   );
-}
-
-/** Who returned a request for edits, as the owner's notice names them: "Chausiku Finance (Finance Officer)". */
-function returnedByText(review: ReviewerCardReview | undefined): string {
-  if (!review) return 'A reviewer';
-  const name = answeredByText(review);
-  return name ? `${name} (${review.reviewer_title})` : `The ${review.reviewer_title}`;
 }

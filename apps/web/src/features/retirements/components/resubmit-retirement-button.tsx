@@ -5,14 +5,15 @@ import { useRequestRetirementEdit } from '../api/request-retirement-edit.ts';
 type ResubmitRetirementButtonProps = { retirementId: string };
 
 /**
- * Spec §2: 'Request to Resubmit' for the owner of a rejected retirement; the answer makes it
- * pending again, and the form turns editable with what was submitted before.
+ * Spec §2: 'Request to Resubmit' for the owner of a rejected retirement, in the notice at the top
+ * of the retirement; the answer makes it pending again, and the form turns editable with what was
+ * submitted before.
  */
 export function ResubmitRetirementButton({ retirementId }: ResubmitRetirementButtonProps) {
   const edit = useRequestRetirementEdit();
   const reopen = useOneAtATime(edit);
   return (
-    <Flex vertical gap={8} align="flex-end">
+    <Flex vertical gap={8} align="flex-start">
       {edit.isError ? (
         <Alert
           type="error"

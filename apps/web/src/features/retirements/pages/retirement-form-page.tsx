@@ -24,6 +24,7 @@ import { ResubmitRetirementButton } from '../components/resubmit-retirement-butt
 import { RetirementDetails } from '../components/retirement-details.tsx';
 import { RetirementEditForm } from '../components/retirement-edit-form.tsx';
 import { RetirementReviewPanel } from '../components/retirement-review-panel.tsx';
+import { reviewerWithTitle } from '../../../components/reviewer-card.tsx';
 import { RetirementReviews } from '../components/retirement-reviews.tsx';
 import { RetirementStatusTag } from '../components/retirement-status-tag.tsx';
 import { RetirementWarningBanner } from '../components/retirement-warning-banner.tsx';
@@ -151,9 +152,34 @@ function RetirementContent({ request, retirement, onBack, onOutcome }: Retiremen
   const userStep = mode === 'admin' ? stepOfUser(retirement, user) : undefined;
   const pendingReview = userStep?.isAnswerable ? userStep.step : undefined;
   const canResubmit = isOwner && retirement.status === 'rejected';
+  // Who rejected it, for the owner's notice at the top: their next step, without scrolling to the
+  // end of the retirement on a phone.
+  const rejectedBy = canResubmit
+    ? currentRetirementRound(retirement.reviews).find((review) => review.status === 'rejected')
+    : undefined;
 
   return (
     <Flex vertical gap={16} className="print-record" data-testid="retirement-view" data-mode={mode}>
+      {/* First on the page: what the owner has to do next (spec §2 'Request to Resubmit'). */}
+      {canResubmit ? (
+        <Alert
+          type="warning"
+          showIcon
+          className="no-print"
+          title={`${rejectedBy ? reviewerWithTitle(rejectedBy) : 'A reviewer'} rejected this retirement. Ask to resubmit it, then change it and submit it again.`}
+          description={
+            <Flex vertical gap={8}>
+              {rejectedBy?.comments ? (
+                <span style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                  “{rejectedBy.comments}”
+                </span>
+              ) : null}
+              <ResubmitRetirementButton retirementId={retirement.id} />
+            </Flex>
+          }
+          data-testid="retirement-rejected"
+        />
+      ) : null}
       <Card size={isMobile ? 'small' : 'medium'}>
         <Flex justify="space-between" align="flex-start" gap={12} wrap>
           <Flex vertical gap={4} style={{ minWidth: 0 }}>
@@ -222,8 +248,6 @@ function RetirementContent({ request, retirement, onBack, onOutcome }: Retiremen
           />
         </div>
       ) : null}
-
-      {canResubmit ? <ResubmitRetirementButton retirementId={retirement.id} /> : null}
     </Flex>
   );
 }
