@@ -8,6 +8,7 @@ import {
   settle,
   shot,
   signIn,
+  axeTags,
 } from './support.ts';
 
 // Issue 13: axe-core on every page of the app at 1280 and 375 px finds no serious or critical
@@ -17,7 +18,6 @@ import {
 test.use({ timezoneId: 'Africa/Dar_es_Salaam' });
 
 /** WCAG 2.0–2.2 A and AA, and axe's best practices. */
-const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 
 type Finding = { page: string; rule: string; impact: string; help: string; targets: string[] };
 
@@ -33,7 +33,7 @@ async function settled(page: Page): Promise<void> {
 /** Runs axe on the page as it stands; returns every violation found, whatever its impact. */
 async function audit(page: Page, name: string): Promise<Finding[]> {
   await settled(page);
-  const results = await new AxeBuilder({ page }).withTags(tags).analyze();
+  const results = await new AxeBuilder({ page }).withTags(axeTags).analyze();
   return results.violations.map((violation) => ({
     page: name,
     rule: violation.id,

@@ -10,6 +10,7 @@ import {
   createRequest,
   desktop,
   endSessionAndSignInAgain,
+  expectAccessible,
   expectNoSidewaysScroll,
   expectOnLastPage,
   expectUnclipped,
@@ -296,6 +297,7 @@ test('a request returned for edits is resubmitted by its owner as a second versi
     'Chausiku Finance (Finance Officer) returned this request for edits. Change it and submit it again.',
   );
   await expect(notice).toContainText('“Please attach three quotations.”');
+  await expectAccessible(page, '[data-testid="returned-for-edits"]');
   const editHere = notice.getByRole('button', { name: 'Edit the request' });
   const box = await editHere.boundingBox();
   const footer = await page.getByTestId('mobile-footer').boundingBox();

@@ -8,6 +8,7 @@ import {
   createRequest,
   desktop,
   endSessionAndSignInAgain,
+  expectAccessible,
   expectNoSidewaysScroll,
   expectOnLastPage,
   expectUnclipped,
@@ -355,6 +356,7 @@ test('a rejected retirement is reopened by its owner, edited and submitted again
     'Chausiku Finance (Finance Officer) rejected this retirement. Ask to resubmit it, then change it and submit it again.',
   );
   await expect(notice).toContainText('“The catering invoice is missing.”');
+  await expectAccessible(page, '[data-testid="retirement-rejected"]');
   await shot(page, 'retirement-form-rejected-1280');
   await page.setViewportSize(phone);
   const resubmit = notice.getByRole('button', { name: 'Request to Resubmit' });

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -211,6 +212,27 @@ export async function choose(page: Page, label: string | RegExp, option: string)
     await dropdown.getByTitle(option, { exact: true }).click({ timeout: 5_000 });
     await expect(dropdown).toHaveCount(0, { timeout: 2_000 });
   }).toPass({ timeout: 20_000 });
+}
+
+/** The rules every page is checked against: WCAG 2.2 A and AA, and axe's best practices. */
+export const axeTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+
+/**
+ * axe finds no serious or critical violation (issue 13's bar) on the page, or only in the part
+ * `within` (a CSS selector) names, once its animations have ended: a message still fading in would
+ * be read at part of its contrast.
+ */
+export async function expectAccessible(page: Page, within?: string): Promise<void> {
+  await settle(page);
+  const builder = new AxeBuilder({ page }).withTags(axeTags);
+  const results = await (within ? builder.include(within) : builder).analyze();
+  const blocking = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(' | ')}`,
+    );
+  expect(blocking).toEqual([]);
 }
 
 /**
