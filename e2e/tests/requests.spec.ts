@@ -10,9 +10,11 @@ import {
   createRequest,
   desktop,
   endSessionAndSignInAgain,
+  expectAboveFooter,
   expectAccessible,
   expectNoSidewaysScroll,
   expectOnLastPage,
+  expectPrintedRecord,
   expectUnclipped,
   failCalls,
   pageOf,
@@ -163,25 +165,12 @@ test('staff submits a request through the form; finance and the secretary approv
   await page.reload();
   await expect(page.getByTestId('approval-number')).toContainText(`AP-${year}-`);
   await shot(page, 'request-view-1280');
-  // Print: the request without menus or buttons.
+  // Print: the request without menus or buttons, the folded History either.
   await page.emulateMedia({ media: 'print' });
-  await expect(page.getByTestId('page-title')).toBeHidden();
   await expect(page.getByRole('button', { name: 'Print' })).toBeHidden();
   await expect(page.getByTestId('approval-number')).toBeVisible();
-  // On paper: no control at all (the folded History either), and nothing past the page's edge.
   await expect(page.getByText('History', { exact: true })).toBeHidden();
-  await expect(
-    page.locator('.request-view .ant-btn:visible, .request-view [role="button"]:visible'),
-  ).toHaveCount(0);
-  for (const size of [desktop, phone]) {
-    await page.setViewportSize(size);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-      size.width,
-    );
-  }
-  await page.setViewportSize(desktop);
-  await shot(page, 'request-view-print');
-  await page.emulateMedia({ media: 'screen' });
+  await expectPrintedRecord(page, '.request-view', 'request-view-print');
   await page.setViewportSize(phone);
   await expect(page.getByTestId('approval-number')).toBeVisible();
   await expectNoSidewaysScroll(page);
@@ -299,9 +288,7 @@ test('a request returned for edits is resubmitted by its owner as a second versi
   await expect(notice).toContainText('“Please attach three quotations.”');
   await expectAccessible(page, '[data-testid="returned-for-edits"]');
   const editHere = notice.getByRole('button', { name: 'Edit the request' });
-  const box = await editHere.boundingBox();
-  const footer = await page.getByTestId('mobile-footer').boundingBox();
-  expect((box?.y ?? Infinity) + (box?.height ?? 0)).toBeLessThanOrEqual(footer?.y ?? 0);
+  await expectAboveFooter(page, editHere);
   await expectNoSidewaysScroll(page);
   await shot(page, 'request-returned-for-edits-375');
   await page.setViewportSize(desktop);

@@ -8,8 +8,10 @@ import {
   createRequest,
   desktop,
   endSessionAndSignInAgain,
+  expectAboveFooter,
   expectAccessible,
   expectNoSidewaysScroll,
+  expectPrintedRecord,
   expectOnLastPage,
   expectUnclipped,
   failCalls,
@@ -298,22 +300,9 @@ test('the owner retires a request with receipts; finance marks the change return
   // nothing past the page's edge.
   await expect(page.getByRole('button', { name: 'Print' })).toBeVisible();
   await page.emulateMedia({ media: 'print' });
-  await expect(page.getByTestId('page-title')).toBeHidden();
   await expect(page.getByTestId('amount-spent')).toBeVisible();
   await expect(page.getByTestId('reviewer-card')).toHaveCount(2);
-  await expect(
-    page.locator('[data-testid="retirement-view"] :is(.ant-btn, [role="button"]):visible'),
-  ).toHaveCount(0);
-  await expect(page.locator('.dashboard-sider:visible, .mobile-footer:visible')).toHaveCount(0);
-  for (const size of [desktop, phone]) {
-    await page.setViewportSize(size);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-      size.width,
-    );
-  }
-  await page.setViewportSize(desktop);
-  await shot(page, 'retirement-print');
-  await page.emulateMedia({ media: 'screen' });
+  await expectPrintedRecord(page, '[data-testid="retirement-view"]', 'retirement-print');
 
   // The budget gets back what was not spent.
   expect(await remainingBalance(finance, '6105')).toBe(before - 1_500_000);
@@ -359,10 +348,7 @@ test('a rejected retirement is reopened by its owner, edited and submitted again
   await expectAccessible(page, '[data-testid="retirement-rejected"]');
   await shot(page, 'retirement-form-rejected-1280');
   await page.setViewportSize(phone);
-  const resubmit = notice.getByRole('button', { name: 'Request to Resubmit' });
-  const box = await resubmit.boundingBox();
-  const footer = await page.getByTestId('mobile-footer').boundingBox();
-  expect((box?.y ?? Infinity) + (box?.height ?? 0)).toBeLessThanOrEqual(footer?.y ?? 0);
+  await expectAboveFooter(page, notice.getByRole('button', { name: 'Request to Resubmit' }));
   await expectNoSidewaysScroll(page);
   await shot(page, 'retirement-form-rejected-375');
   await page.setViewportSize(desktop);

@@ -235,6 +235,35 @@ export async function expectAccessible(page: Page, within?: string): Promise<voi
   expect(blocking).toEqual([]);
 }
 
+/** A control is on a phone's first screen: its bottom is above the fixed footer menu. */
+export async function expectAboveFooter(page: Page, control: Locator): Promise<void> {
+  const box = await control.boundingBox();
+  const footer = await page.getByTestId('mobile-footer').boundingBox();
+  expect(footer, 'the phone footer is shown').not.toBeNull();
+  expect((box?.y ?? Infinity) + (box?.height ?? 0)).toBeLessThanOrEqual(footer?.y ?? 0);
+}
+
+/**
+ * The page as printed (spec §2 Print): no menu, header or control of `record` (a CSS selector) on
+ * paper, and nothing past the page's edge at a desktop's or a phone's width. Saves a screenshot
+ * `name` and returns to the screen at the desktop's width.
+ */
+export async function expectPrintedRecord(page: Page, record: string, name: string): Promise<void> {
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.getByTestId('page-title')).toBeHidden();
+  await expect(page.locator('.dashboard-sider:visible, .mobile-footer:visible')).toHaveCount(0);
+  await expect(page.locator(`${record} :is(.ant-btn, [role="button"]):visible`)).toHaveCount(0);
+  for (const size of [desktop, phone]) {
+    await page.setViewportSize(size);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      size.width,
+    );
+  }
+  await page.setViewportSize(desktop);
+  await shot(page, name);
+  await page.emulateMedia({ media: 'screen' });
+}
+
 /**
  * Two controls side by side or one above the other, at least `gap` pixels apart: neither touches
  * the other when they wrap on a phone.
