@@ -1,9 +1,14 @@
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
-import { retirementStatusLabels, type RequestStatus } from '@imprest/domain/enums.ts';
+import {
+  labelOf,
+  requestStatusLabels,
+  retirementStatusLabels,
+  type RequestStatus,
+} from '@imprest/domain/enums.ts';
 import { firstPendingReview, isAwaitingReview } from '@imprest/domain/requests.ts';
 import { Steps, type StepsProps } from 'antd';
 import { answeredByText } from '../../../components/reviewer-card.tsx';
-import { formatDate, humanize } from '../../../lib/format.ts';
+import { formatDate } from '../../../lib/format.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { StatusIcon } from './status-icon.tsx';
 
@@ -17,14 +22,14 @@ function reviewStep(review: RequestResponse['reviews'][number], isCurrent: boole
       title: review.reviewer_title,
       content: isCurrent ? 'Awaiting review' : 'Pending',
       status: isCurrent ? 'process' : 'wait',
-      icon: <StatusIcon status={status} label={humanize(status)} />,
+      icon: <StatusIcon status={status} label={requestStatusLabels[status]} />,
     };
   }
   return {
     title: review.reviewer_title,
-    content: `${who}${humanize(review.status)}${review.reviewed_at ? ` · ${formatDate(review.reviewed_at)}` : ''}`,
+    content: `${who}${labelOf(requestStatusLabels, review.status)}${review.reviewed_at ? ` · ${formatDate(review.reviewed_at)}` : ''}`,
     status: review.status === 'approved' ? 'finish' : 'error',
-    icon: <StatusIcon status={review.status} label={humanize(review.status)} />,
+    icon: <StatusIcon status={review.status} label={labelOf(requestStatusLabels, review.status)} />,
   };
 }
 
