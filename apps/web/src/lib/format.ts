@@ -71,7 +71,7 @@ export function formatDateTime(value: string | Date | null | undefined): string 
   return date.isValid() ? date.format('L LT') : '';
 }
 
-/** A code in words (`upcoming` → `Upcoming`); request statuses have their own labels in the domain. */
+/** A code in words (`scheduled` → `Scheduled`); request statuses have their own labels in the domain. */
 export function humanize(value: string): string {
   const words = value.replace(/[_-]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
