@@ -40,7 +40,17 @@ test('the director filters the audit trail and downloads it; a request shows its
     .click();
   await expect(table.getByText('Request submitted').first()).toBeVisible();
   await expect(table.getByText('Signed in')).toHaveCount(0);
-  await expect(table.getByText('name of establishment: Audit Traders').first()).toBeVisible();
+  // What changed reads as the request's own page: its labels (a procurement's supplier), its
+  // purpose and date in words.
+  const submitted = table.locator('tbody tr').filter({ hasText: 'Audit Traders' }).first();
+  await expect(
+    submitted.getByText('Name of Supplier: Audit Traders', { exact: true }),
+  ).toBeVisible();
+  await expect(submitted.getByText(/^Purpose: [A-Z][a-z]/)).toBeVisible();
+  await expect(submitted.getByText(/^Currency: TZS$/)).toBeVisible();
+  await expect(
+    submitted.getByText(/^Intended Expenditure Date: \d{2}\/\d{2}\/\d{4}$/),
+  ).toBeVisible();
   await shot(page, 'audit-page-1280');
 
   const downloading = page.waitForEvent('download');
@@ -128,7 +138,9 @@ test('the Download: one file per double click, and "Failed to download" when it 
   await expect(page.getByText('Failed to download: Service unavailable')).toBeVisible();
 });
 
-test('amounts in the trail are grouped by thousands (spec §9)', async ({ page }) => {
+test('what changed reads in words: amounts grouped by thousands (spec §9), codes as the pages name them', async ({
+  page,
+}) => {
   await page.setViewportSize(desktop);
   await signIn(page, 'director@example.com');
   await page.goto('/dashboard/audit');
@@ -137,9 +149,15 @@ test('amounts in the trail are grouped by thousands (spec §9)', async ({ page }
     .locator('tbody tr')
     .filter({ hasText: 'Budget created' })
     .first();
-  await expect(created).toContainText(/amount: /);
-  const amount = /(?:^|\n)amount: ([^\n]+)/.exec(await created.innerText())?.[1] ?? '';
+  await expect(created).toContainText(/Amount: /);
+  const text = await created.innerText();
+  const amount = /(?:^|\n)Amount: ([^\n]+)/.exec(text)?.[1] ?? '';
   expect(amount).toMatch(/^\d{1,3}(,\d{3})+(\.\d+)?$/);
+  // Codes in words, as the budget's own page writes them: no "stemKits", "tzs" or ["…"].
+  expect(text).toMatch(/(?:^|\n)Department: (All departments|[A-Z][a-z]+( [A-Z][a-z]+)*)(\n|$)/);
+  expect(text).toMatch(/(?:^|\n)Currency: [A-Z]{3}(\n|$)/);
+  expect(text).toMatch(/(?:^|\n)Status: Active(\n|$)/);
+  expect(text).not.toMatch(/\["|\{"/);
 });
 
 test.describe('a director whose browser is on London time', () => {

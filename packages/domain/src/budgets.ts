@@ -4,7 +4,9 @@ import {
   branchNames,
   budgetCategoryNames,
   currencies,
+  departmentLabels,
   departments,
+  labelOf,
   type Branch,
   type BudgetCategory,
   type BudgetStatus,
@@ -19,6 +21,11 @@ import { seesAllBudgets } from './permissions.ts';
 export const budgetDepartments = ['all', ...departments] as const;
 export type BudgetDepartment = (typeof budgetDepartments)[number];
 export const defaultBudgetDepartment: BudgetDepartment = 'all';
+
+/** A department of a budget in words; budgets also belong to 'all' departments. */
+export function budgetDepartmentLabel(department: string): string {
+  return department === 'all' ? 'All departments' : labelOf(departmentLabels, department);
+}
 
 /**
  * The departments whose budgets a user may list and read (spec §6): `null` means every department;

@@ -18,6 +18,12 @@ export const maxDelegationNoteLength = 500;
 export const delegationStatuses = ['scheduled', 'active', 'ended'] as const;
 export type DelegationStatus = (typeof delegationStatuses)[number];
 
+export const delegationStatusLabels: Record<DelegationStatus, string> = {
+  scheduled: 'Scheduled',
+  active: 'Active',
+  ended: 'Ended',
+};
+
 /** A delegation's period and whether it was ended early (`ended_at` set). */
 type Period = { starts_on: string; ends_on: string; ended_at: unknown };
 

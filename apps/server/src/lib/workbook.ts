@@ -12,12 +12,13 @@ import { strToU8, Zip, ZipDeflate } from 'fflate';
 
 const batchSize = 500;
 
-/** A column: its header, the row key it shows, its width in characters and its number format. */
+/** A column: its header, the row key it shows, its width in characters and its cells' style. */
 export type SheetColumn = {
   header: string;
   key: string;
   width?: number;
-  style?: { numFmt?: string };
+  /** A number format, and whether long text wraps onto lines (top-aligned) in the cell. */
+  style?: { numFmt?: string; wrapText?: boolean };
 };
 
 /** A cell's value: text, a number, a date and time (as its clock reads, see wallClockIn), a yes/no, or nothing. */
@@ -193,26 +194,34 @@ function writeCellStart(
   xml.write(styled);
 }
 
-/** The number formats of the columns as styles.xml cell formats: one per distinct format. */
+/**
+ * The columns' number formats and text wrapping as styles.xml cell formats: one per distinct
+ * pair, cell format 0 being the default.
+ */
 function cellFormats(columns: SheetColumn[]): { styles: string; styleOf: number[] } {
   const formats: string[] = [];
+  const cells: { format: string | undefined; wrapText: boolean }[] = [];
   const styleOf = columns.map((column) => {
     const format = column.style?.numFmt;
-    if (!format) return 0;
-    const known = formats.indexOf(format);
+    const wrapText = column.style?.wrapText === true;
+    if (!format && !wrapText) return 0;
+    if (format && !formats.includes(format)) formats.push(format);
+    const known = cells.findIndex((cell) => cell.format === format && cell.wrapText === wrapText);
     if (known >= 0) return known + 1;
-    formats.push(format);
-    return formats.length;
+    cells.push({ format, wrapText });
+    return cells.length;
   });
-  // Custom number formats take ids from 164 on; cell format 0 is the default.
+  // Custom number formats take ids from 164 on.
   const numFmts = formats
     .map((format, index) => `<numFmt numFmtId="${164 + index}" formatCode="${xmlText(format)}"/>`)
     .join('');
-  const xfs = formats
-    .map(
-      (_, index) =>
-        `<xf numFmtId="${164 + index}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`,
-    )
+  const xfs = cells
+    .map(({ format, wrapText }) => {
+      const numFmtId = format ? 164 + formats.indexOf(format) : 0;
+      const applied = `${format ? ' applyNumberFormat="1"' : ''}${wrapText ? ' applyAlignment="1"' : ''}`;
+      const alignment = wrapText ? '<alignment vertical="top" wrapText="1"/>' : '';
+      return `<xf numFmtId="${numFmtId}" fontId="0" fillId="0" borderId="0" xfId="0"${applied}>${alignment}</xf>`;
+    })
     .join('');
   const styles =
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
@@ -222,7 +231,7 @@ function cellFormats(columns: SheetColumn[]): { styles: string; styleOf: number[
     '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
     '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
     '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
-    `<cellXfs count="${formats.length + 1}"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>${xfs}</cellXfs>` +
+    `<cellXfs count="${cells.length + 1}"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>${xfs}</cellXfs>` +
     '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>' +
     '</styleSheet>';
   return { styles, styleOf };

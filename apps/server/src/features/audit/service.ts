@@ -5,6 +5,12 @@ import type {
   AuditPageResponse,
   AuditQuery,
 } from '@imprest/domain/api/audit.ts';
+import type { AuditChanges } from '@imprest/domain/audit.ts';
+import {
+  auditActionLabel,
+  auditChangeLines,
+  auditObjectLabel,
+} from '@imprest/domain/audit-words.ts';
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../lib/authenticate.ts';
@@ -109,7 +115,12 @@ const auditColumns = [
   { header: 'Action', key: 'action', width: 26 },
   { header: 'Object', key: 'object_type', width: 16 },
   { header: 'Object id', key: 'object_id', width: 38 },
-  { header: 'Changes', key: 'changes', width: 60 },
+  {
+    header: 'Changes',
+    key: 'changes',
+    width: 60,
+    style: { wrapText: true },
+  },
   { header: 'Address', key: 'ip', width: 18 },
   { header: 'Request id', key: 'request_id', width: 26 },
 ];
@@ -135,10 +146,14 @@ export async function downloadAuditEvents(
       row: (row) => ({
         at: row.at,
         actor_name: row.actor_name,
-        action: row.action,
-        object_type: row.object_type,
+        // In the page's words (issue 15): "Budget created", "Department: Stem Kits".
+        action: auditActionLabel(row.action),
+        object_type: auditObjectLabel(row.object_type),
         object_id: row.object_id ?? '',
-        changes: row.changes ? JSON.stringify(row.changes) : '',
+        changes: auditChangeLines(
+          { object_type: row.object_type, changes: row.changes as AuditChanges | null },
+          context.config.orgTimezone,
+        ).join('\n'),
         ip: row.ip ?? '',
         request_id: row.request_id ?? '',
       }),

@@ -633,7 +633,14 @@ describe('GET audit', () => {
     const sheet = workbook.getWorksheet('Audit trail');
     const created = await eventsOf('user.created');
     expect((sheet?.rowCount ?? 0) - 1).toBe(created.length);
-    expect(sheet?.getRow(2).getCell(3).value).toBe('user.created');
+    // In the page's words, a line a field: the action, the object and what changed.
+    const row = sheet?.getRow(2);
+    expect(row?.getCell(3).value).toBe('User created');
+    expect(row?.getCell(4).value).toBe('User');
+    const changes = String(row?.getCell(6).value).split('\n');
+    expect(changes).toEqual(expect.arrayContaining([expect.stringMatching(/^Full name: \S/)]));
+    expect(changes).toEqual(expect.arrayContaining([expect.stringMatching(/^Position: [A-Z]/)]));
+    expect(changes.join('\n')).not.toMatch(/[{}"]/);
   });
 });
 

@@ -1,11 +1,16 @@
 import type { AuditEventResponse } from '@imprest/domain/api/audit.ts';
 import { Tag, Typography } from 'antd';
-import { auditActionLabel, auditObjectLabel, changeLines } from '../../lib/audit-labels.ts';
+import {
+  auditActionLabel,
+  auditChangeLines,
+  auditObjectLabel,
+} from '@imprest/domain/audit-words.ts';
 import { formatDateTime } from '../../lib/format.ts';
+import { organisationZone } from '../../lib/organisation-day.ts';
 
 /** What changed, one line a field, long values wrapped (they never push the page sideways). */
 export function AuditChanges({ event }: { event: AuditEventResponse }) {
-  const lines = changeLines(event.changes);
+  const lines = auditChangeLines(event, organisationZone());
   if (lines.length === 0) return <Typography.Text type="secondary">—</Typography.Text>;
   return (
     <div style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
@@ -36,9 +41,12 @@ export function AuditEventSummary({
         {formatDateTime(event.at)} · {event.actor_name}
         {event.ip ? ` · ${event.ip}` : ''}
       </Typography.Text>
-      <div style={{ fontSize: 13 }}>
-        <AuditChanges event={event} />
-      </div>
+      {/* A sign-in changes nothing: the table's "—" would be a line of noise here. */}
+      {event.changes && Object.keys(event.changes).length > 0 ? (
+        <div style={{ fontSize: 13 }}>
+          <AuditChanges event={event} />
+        </div>
+      ) : null}
     </div>
   );
 }

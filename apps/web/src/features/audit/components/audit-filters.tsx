@@ -2,7 +2,7 @@ import { auditActions, auditObjectTypes } from '@imprest/domain/audit.ts';
 import { DatePicker, Input, Select } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { auditActionLabel, auditObjectLabel } from '../../../lib/audit-labels.ts';
+import { auditActionLabel, auditObjectLabel } from '@imprest/domain/audit-words.ts';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { usePeople } from '../api/get-people.ts';
 import type { AuditFilters } from '../api/get-audit-events.ts';

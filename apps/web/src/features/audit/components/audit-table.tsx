@@ -1,7 +1,7 @@
 import type { AuditEventResponse } from '@imprest/domain/api/audit.ts';
 import { Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { AuditChanges, AuditEventSummary } from '../../../components/history/audit-event-list.tsx';
-import { auditActionLabel, auditObjectLabel } from '../../../lib/audit-labels.ts';
+import { auditActionLabel, auditObjectLabel } from '@imprest/domain/audit-words.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 

@@ -3,12 +3,8 @@ import type { BudgetChangeAction } from '@imprest/domain/budgets.ts';
 import { Empty, Timeline, Typography } from 'antd';
 import { currencyLabel } from '../../../lib/request-labels.ts';
 import { formatAmount, formatDateTime } from '../../../lib/format.ts';
-import {
-  branchLabels,
-  budgetStatusLabels,
-  categoryLabel,
-  budgetDepartmentLabel,
-} from '../utils/labels.ts';
+import { branchLabels, budgetCategoryLabel, budgetStatusLabels } from '@imprest/domain/enums.ts';
+import { budgetDepartmentLabel } from '@imprest/domain/budgets.ts';
 
 const actionWords: Record<BudgetChangeAction, string> = {
   create: 'created the budget',
@@ -49,8 +45,8 @@ export function describeChanges(before: BudgetSnapshot, after: BudgetSnapshot): 
     { label: 'Code', before: before.code, after: after.code },
     {
       label: 'Expense category',
-      before: categoryLabel(before.meta_data[0]),
-      after: categoryLabel(after.meta_data[0]),
+      before: budgetCategoryLabel(before.meta_data[0]),
+      after: budgetCategoryLabel(after.meta_data[0]),
     },
     {
       label: 'Branch',

@@ -3,7 +3,8 @@ import { costCodeMax, costCodeMin } from '@imprest/domain/constants.ts';
 import type { Branch, BudgetCategory } from '@imprest/domain/enums.ts';
 import { Typography } from 'antd';
 import type { CSSProperties } from 'react';
-import { branchCode, branchLabels, categoryCode, categoryLabel } from '../utils/labels.ts';
+import { branchCode, categoryCode } from '../utils/labels.ts';
+import { branchLabels, budgetCategoryLabel } from '@imprest/domain/enums.ts';
 
 const boxStyle: CSSProperties = {
   display: 'flex',
@@ -49,7 +50,9 @@ export function BudgetCodePreview({ category, branch, costCode }: BudgetCodePrev
         {code}
       </div>
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-        {category ? `${categoryCode(category)} ${categoryLabel(category)}` : 'Expense category'}
+        {category
+          ? `${categoryCode(category)} ${budgetCategoryLabel(category)}`
+          : 'Expense category'}
         {' + '}
         {branch ? `${branchCode(branch)} ${branchLabels[branch]}` : 'Branch'}
         {' + '}

@@ -16,7 +16,8 @@ import { formatNumber } from '../../../lib/format.ts';
 import { useFormFollows } from '../../../lib/use-form-follows.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { zodRule } from '../../../lib/zod-rule.ts';
-import { branchLabels, budgetDepartmentLabel, categoryLabel } from '../utils/labels.ts';
+import { branchLabels, budgetCategoryLabel } from '@imprest/domain/enums.ts';
+import { budgetDepartmentLabel } from '@imprest/domain/budgets.ts';
 import { BudgetCodePreview } from './budget-code-preview.tsx';
 
 /** The form's values as antd holds them: the cost code is empty (null) until one is typed. */
@@ -46,7 +47,7 @@ const departmentOptions = budgetDepartments.map((value) => ({
 const currencyOptions = currencies.map((value) => ({ value, label: currencyLabel(value) }));
 const categoryOptions = budgetCategoryNames.map((value) => ({
   value,
-  label: categoryLabel(value),
+  label: budgetCategoryLabel(value),
 }));
 const branchOptions = branchNames.map((value) => ({ value, label: branchLabels[value] }));
 
@@ -70,7 +71,7 @@ function shownValue(field: keyof BudgetFormValues, values: Partial<BudgetFormVal
     case 'currency':
       return values.currency ? currencyLabel(values.currency) : '';
     case 'categories':
-      return values.categories ? categoryLabel(values.categories) : '';
+      return values.categories ? budgetCategoryLabel(values.categories) : '';
     case 'branch':
       return values.branch ? branchLabels[values.branch] : '';
     default:

@@ -2,7 +2,7 @@ import { Card, Col, Progress, Row, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { formatAmount } from '../../../lib/format.ts';
 import type { BudgetDetail } from '../api/get-budget.ts';
-import { branchLabels, categoryLabel } from '../utils/labels.ts';
+import { branchLabels, budgetCategoryLabel } from '@imprest/domain/enums.ts';
 
 type PanelProps = { title: string; children: ReactNode; testId: string };
 
@@ -63,7 +63,7 @@ export function BudgetPanels({ budget }: BudgetPanelsProps) {
       </Col>
       <Col xs={12} xl={6}>
         <Panel title="Expense category" testId="panel-category">
-          {categoryLabel(category)}
+          {budgetCategoryLabel(category)}
         </Panel>
       </Col>
       <Col xs={12} xl={6}>

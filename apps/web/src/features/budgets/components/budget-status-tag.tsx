@@ -1,6 +1,6 @@
 import type { BudgetStatus } from '@imprest/domain/enums.ts';
 import { Tag } from 'antd';
-import { budgetStatusLabels } from '../utils/labels.ts';
+import { budgetStatusLabels } from '@imprest/domain/enums.ts';
 
 type BudgetStatusTagProps = { status: BudgetStatus };
 

@@ -7,7 +7,7 @@ import { formatAmount } from '../../../lib/format.ts';
 import { tablePagination } from '../../../lib/pagination.tsx';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { paths } from '../../../paths.ts';
-import { budgetDepartmentLabel } from '../utils/labels.ts';
+import { budgetDepartmentLabel } from '@imprest/domain/budgets.ts';
 import { BudgetStatusTag } from './budget-status-tag.tsx';
 
 type BudgetTableProps = {

@@ -15,7 +15,7 @@ import { BudgetPanels } from '../components/budget-panels.tsx';
 import { BudgetRequestsTable } from '../components/budget-requests-table.tsx';
 import { BudgetStatusTag } from '../components/budget-status-tag.tsx';
 import { PageLoader } from '../components/page-loader.tsx';
-import { budgetDepartmentLabel } from '../utils/labels.ts';
+import { budgetDepartmentLabel } from '@imprest/domain/budgets.ts';
 import { editBudgetHref } from '../utils/navigation.ts';
 import { ObjectHistoryCard } from '../../../components/history/object-history-card.tsx';
 import { downloadFailed } from '../../../lib/api-download.ts';

@@ -3,7 +3,7 @@ import { systemRoleFor } from '@imprest/domain/permissions.ts';
 import { Form, Input } from 'antd';
 import type { CSSProperties } from 'react';
 import { digitsOnly } from '../utils/users-csv.ts';
-import { systemRoleLabels } from './user-labels.ts';
+import { systemRoleLabels } from '@imprest/domain/enums.ts';
 
 type PhoneNumberItemProps = { disabled?: boolean; extra?: string; style?: CSSProperties };
 

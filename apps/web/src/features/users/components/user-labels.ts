@@ -2,17 +2,11 @@ import {
   departments,
   roleLabels,
   roles,
+  systemRoleLabels,
   systemRoles,
   type Role,
-  type SystemRole,
 } from '@imprest/domain/enums.ts';
 import { departmentLabel } from '../../../lib/request-labels.ts';
-
-export const systemRoleLabels: Record<SystemRole, string> = {
-  admin: 'Admin',
-  staff: 'Staff',
-  director: 'Director',
-};
 
 /** A position in words, tolerating values this build does not know. */
 export function roleLabel(role: string): string {

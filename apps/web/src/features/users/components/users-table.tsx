@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { departmentLabel } from '../../../lib/request-labels.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { paths } from '../../../paths.ts';
-import { systemRoleLabels } from './user-labels.ts';
+import { systemRoleLabels } from '@imprest/domain/enums.ts';
 
 type UsersTableProps = {
   users: UserResponse[];

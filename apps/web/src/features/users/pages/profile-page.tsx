@@ -3,7 +3,8 @@ import { departmentLabel } from '../../../lib/request-labels.ts';
 import { useCurrentUser } from '../../../lib/session.tsx';
 import { OwnPasswordCard } from '../components/own-password-card.tsx';
 import { OwnPhoneCard } from '../components/own-phone-card.tsx';
-import { roleLabel, systemRoleLabels } from '../components/user-labels.ts';
+import { roleLabel } from '../components/user-labels.ts';
+import { systemRoleLabels } from '@imprest/domain/enums.ts';
 
 /** Route /dashboard/profile ('My profile' in the user menu): one's own details, phone and password. */
 export function ProfilePage() {
