@@ -432,7 +432,25 @@ test('an admin changes only phone and e-mail; the users list at both widths', as
   // Each row's e-mail address and system role show whole at 375 px (the department goes under
   // the name), not cut off by the table's own sideways scroll.
   const row = table.getByRole('row', { name: /Chausiku Finance/ });
-  await expectUnclipped(row.getByRole('cell', { name: 'finance@example.com', exact: true }));
+  const email = row.getByRole('cell', { name: 'finance@example.com', exact: true });
+  await expectUnclipped(email);
+  // The address wraps before its "@", never inside a word ("finance@exampl" / "e.com"): each of its
+  // pieces sits on one line ("finance" / "@example.com").
+  const pieces = await email.evaluate((cell) => {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    const found: { text: string; lines: number; top: number }[] = [];
+    for (let piece = walker.nextNode(); piece; piece = walker.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(piece);
+      const tops = [...range.getClientRects()].map((rect) => Math.round(rect.top));
+      found.push({ text: piece.textContent ?? '', lines: new Set(tops).size, top: tops[0] ?? 0 });
+    }
+    return found;
+  });
+  expect(
+    pieces.filter((piece) => piece.lines !== 1),
+    JSON.stringify(pieces),
+  ).toEqual([]);
   await expectUnclipped(row.getByRole('cell', { name: 'Admin', exact: true }));
   await expect(row).toContainText('Finance');
   await shot(page, 'users-list-375');

@@ -1,6 +1,7 @@
 import type { UserResponse } from '@imprest/domain/api/users.ts';
 import { Table, Typography, type TableColumnsType, type TablePaginationConfig } from 'antd';
 import { Link } from 'react-router';
+import { EmailAddress } from '../../../components/email-address.tsx';
 import { departmentLabel } from '../../../lib/request-labels.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { paths } from '../../../paths.ts';
@@ -61,9 +62,9 @@ export function UsersTable({
       title: 'EMAIL ADDRESS',
       dataIndex: 'email',
       key: 'email',
-      // A long address breaks anywhere rather than push SYSTEM ROLE out of a phone's width.
+      // A long address wraps at its "@" and dots rather than push SYSTEM ROLE out of a phone's width.
       onCell: () => wrapOnPhone('8rem'),
-      render: (email: string) => <span style={{ wordBreak: 'break-all' }}>{email}</span>,
+      render: (email: string) => <EmailAddress email={email} />,
     },
     {
       // On phones the title takes two lines, as the retirements list's AMOUNT SPENT does.
