@@ -442,7 +442,7 @@ test('an admin changes only phone and e-mail; the users list at both widths', as
     for (let piece = walker.nextNode(); piece; piece = walker.nextNode()) {
       const range = document.createRange();
       range.selectNodeContents(piece);
-      const tops = [...range.getClientRects()].map((rect) => Math.round(rect.top));
+      const tops = Array.from(range.getClientRects(), (rect) => Math.round(rect.top));
       found.push({ text: piece.textContent ?? '', lines: new Set(tops).size, top: tops[0] ?? 0 });
     }
     return found;
