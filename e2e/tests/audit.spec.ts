@@ -57,11 +57,25 @@ test('the director filters the audit trail and downloads it; a request shows its
   await page.getByRole('button', { name: 'Download' }).click();
   expect((await downloading).suggestedFilename()).toBe('Audit trail.xlsx');
 
+  // The event's object opens its page.
+  await submitted.getByRole('link', { name: id.slice(0, 8), exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/requests/${id}$`));
+  await expect(page.getByText('Audit Traders').first()).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/dashboard\/audit/);
+
   await page.setViewportSize(phone);
   // On a phone the footer leads there too: six items still fit 375 px.
   const footer = page.getByTestId('mobile-footer');
   await expect(footer.getByRole('link', { name: 'Audit' })).toBeVisible();
   await expect(page.getByTestId('audit-event').first()).toBeVisible();
+  // There too the request's id opens it.
+  await expect(
+    page
+      .getByTestId('audit-event')
+      .filter({ hasText: 'Audit Traders' })
+      .getByRole('link', { name: id.slice(0, 8), exact: true }),
+  ).toHaveAttribute('href', `/dashboard/requests/${id}`);
   await expectNoSidewaysScroll(page);
   await shot(page, 'audit-page-375');
 

@@ -48,7 +48,7 @@ describe('auditChangeLines', () => {
       },
       expected: [
         'Position: Staff → Finance Officer',
-        'Account role: Staff → Admin',
+        'System role: Staff → Admin',
         'Phone number: +255700000000 → —',
         'Locked: No → Yes',
       ],

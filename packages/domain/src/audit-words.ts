@@ -145,7 +145,7 @@ const fields: Record<
   email: { label: 'E-mail' },
   department: { label: 'Department', word: (value) => budgetDepartmentLabel(String(value)) },
   role: { label: 'Position', word: labelled(roleLabels) },
-  system_role: { label: 'Account role', word: labelled(systemRoleLabels) },
+  system_role: { label: 'System role', word: labelled(systemRoleLabels) },
   phone_number: { label: 'Phone number' },
   is_locked: { label: 'Locked', word: yesNo },
   lock_reason: { label: 'Reason' },

@@ -1,5 +1,7 @@
 import type { AuditEventResponse } from '@imprest/domain/api/audit.ts';
 import { Tag, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import {
   auditActionLabel,
   auditChangeLines,
@@ -7,6 +9,32 @@ import {
 } from '@imprest/domain/audit-words.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { organisationZone } from '../../lib/organisation-day.ts';
+import { paths } from '../../paths.ts';
+
+/** The page of an event's object where there is one to open: a request's, a user's. */
+function objectHref(event: AuditEventResponse): string | null {
+  if (!event.object_id) return null;
+  if (event.object_type === 'request') return paths.dashboard.request.getHref(event.object_id);
+  if (event.object_type === 'user') return paths.dashboard.viewUser.getHref(event.object_id);
+  return null;
+}
+
+/** The event's object as a link to its page where it has one, else the children as they are. */
+export function AuditObjectLink({
+  event,
+  children,
+}: {
+  event: AuditEventResponse;
+  children: ReactNode;
+}) {
+  const href = objectHref(event);
+  if (!href) return <>{children}</>;
+  return (
+    <Link to={href} title={`Open this ${auditObjectLabel(event.object_type).toLowerCase()}`}>
+      {children}
+    </Link>
+  );
+}
 
 /** What changed, one line a field, long values wrapped (they never push the page sideways). */
 export function AuditChanges({ event }: { event: AuditEventResponse }) {
@@ -34,7 +62,14 @@ export function AuditEventSummary({
       <div>
         <Typography.Text strong>{auditActionLabel(event.action)}</Typography.Text>
         {showObject ? (
-          <Tag style={{ marginLeft: 8 }}>{auditObjectLabel(event.object_type)}</Tag>
+          <>
+            <Tag style={{ marginLeft: 8 }}>{auditObjectLabel(event.object_type)}</Tag>
+            {event.object_id && objectHref(event) ? (
+              <span style={{ fontSize: 12 }}>
+                <AuditObjectLink event={event}>{event.object_id.slice(0, 8)}</AuditObjectLink>
+              </span>
+            ) : null}
+          </>
         ) : null}
       </div>
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>

@@ -1,6 +1,10 @@
 import type { AuditEventResponse } from '@imprest/domain/api/audit.ts';
 import { Table, Tag, Typography, type TableColumnsType } from 'antd';
-import { AuditChanges, AuditEventSummary } from '../../../components/history/audit-event-list.tsx';
+import {
+  AuditChanges,
+  AuditEventSummary,
+  AuditObjectLink,
+} from '../../../components/history/audit-event-list.tsx';
 import { auditActionLabel, auditObjectLabel } from '@imprest/domain/audit-words.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
@@ -34,7 +38,7 @@ const columns: TableColumnsType<AuditEventResponse> = [
             style={{ fontSize: 12 }}
             copyable={{ text: event.object_id }}
           >
-            {event.object_id.slice(0, 8)}
+            <AuditObjectLink event={event}>{event.object_id.slice(0, 8)}</AuditObjectLink>
           </Typography.Text>
         ) : null}
       </div>
