@@ -15,7 +15,7 @@ import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { AppError } from '../../lib/errors.ts';
-import { streamWorkbook } from '../../lib/workbook.ts';
+import { streamWorkbook, wallClockIn } from '../../lib/workbook.ts';
 import { assertBudgetReadable } from '../budgets/service.ts';
 import { getRequest } from '../requests/service.ts';
 import { readUser } from '../users/service.ts';
@@ -110,7 +110,8 @@ export async function listObjectHistory(
 }
 
 const auditColumns = [
-  { header: 'When (UTC)', key: 'at', width: 22, style: { numFmt: 'yyyy-mm-dd hh:mm:ss' } },
+  // On the organisation's clock, as the page, its day filters and the other downloads read it.
+  { header: 'When', key: 'at', width: 22, style: { numFmt: 'dd/mm/yyyy hh:mm:ss' } },
   { header: 'Who', key: 'actor_name', width: 28 },
   { header: 'Action', key: 'action', width: 26 },
   { header: 'Object', key: 'object_type', width: 16 },
@@ -144,7 +145,7 @@ export async function downloadAuditEvents(
           limit,
         }),
       row: (row) => ({
-        at: row.at,
+        at: wallClockIn(row.at, context.config.orgTimezone),
         actor_name: row.actor_name,
         // In the page's words (issue 15): "Budget created", "Department: Stem Kits".
         action: auditActionLabel(row.action),

@@ -24,6 +24,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers.ts';
+import { wallClockIn } from '../../lib/workbook.ts';
 import { lockOverdueUsers } from '../jobs/service.ts';
 
 let t: TestApp;
@@ -635,6 +636,13 @@ describe('GET audit', () => {
     expect((sheet?.rowCount ?? 0) - 1).toBe(created.length);
     // In the page's words, a line a field: the action, the object and what changed.
     const row = sheet?.getRow(2);
+    // When, on the organisation's clock as the page shows it (a spreadsheet's time has no zone).
+    expect(sheet?.getRow(1).getCell(1).value).toBe('When');
+    const at = created[0]?.at ?? new Date(Number.NaN);
+    expect((row?.getCell(1).value as Date).getTime()).toBeCloseTo(
+      wallClockIn(at, t.context.config.orgTimezone).getTime(),
+      -1,
+    );
     expect(row?.getCell(3).value).toBe('User created');
     expect(row?.getCell(4).value).toBe('User');
     const changes = String(row?.getCell(6).value).split('\n');
