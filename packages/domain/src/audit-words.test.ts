@@ -23,7 +23,8 @@ describe('auditChangeLines', () => {
         'Code: 8201',
         'Amount: 45,000,000',
         'Currency: USD',
-        'Expense category, branch: Stem kits, Stem Park Tanga',
+        'Expense category: Stem kits',
+        'Branch: Stem Park Tanga',
         'Department: Stem Kits',
         'Status: Active',
       ],
@@ -32,10 +33,15 @@ describe('auditChangeLines', () => {
       name: 'a budget for every department, archived',
       object_type: 'budget',
       changes: {
+        meta_data: { from: ['stem kits', 'hq'], to: ['stem kits', 'stemParkDar'] },
         department: { from: 'all', to: 'finance' },
         current_status: { from: 'active', to: 'archived' },
       },
-      expected: ['Department: All departments → Finance', 'Status: Active → Archived'],
+      expected: [
+        'Branch: HQ → Stem Park Dar es Salaam',
+        'Department: All departments → Finance',
+        'Status: Active → Archived',
+      ],
     },
     {
       name: 'a user edited: position and account role in words, a cleared phone',

@@ -120,12 +120,6 @@ const moment: Wording = (value, { timeZone }) => {
 const person: Wording = (value) =>
   value && typeof value === 'object' && 'name' in value ? String(value.name) : String(value);
 
-/** A budget's expense category and branch (spec §3 meta_data). */
-const categoryAndBranch: Wording = (value) =>
-  Array.isArray(value)
-    ? [budgetCategoryLabel(String(value[0])), labelOf(branchLabels, String(value[1]))].join(', ')
-    : String(value);
-
 const statusLabels: Partial<Record<string, Readonly<Record<string, string>>>> = {
   budget: budgetStatusLabels,
   request: requestStatusLabels,
@@ -156,7 +150,6 @@ const fields: Record<
   code: { label: 'Code' },
   cost_code: { label: 'Cost code' },
   current_status: { label: 'Status', word: status },
-  meta_data: { label: 'Expense category, branch', word: categoryAndBranch },
   version: { label: 'Version' },
   amount_requested: { label: 'Amount Required', word: amount },
   budget_code: { label: 'Budget Code' },
@@ -310,6 +303,28 @@ function isMatrix(value: unknown): value is ApprovalMatrixRow[] {
   );
 }
 
+/**
+ * A budget's meta_data ([expense category, branch], spec §3) as the budget's page shows it: two
+ * fields, each named when it changed.
+ */
+function categoryAndBranchLines(change: { from?: unknown; to?: unknown }): string[] | null {
+  const parts = (value: unknown) =>
+    Array.isArray(value) && value.length === 2
+      ? [budgetCategoryLabel(String(value[0])), labelOf(branchLabels, String(value[1]))]
+      : undefined;
+  const from = 'from' in change ? parts(change.from) : undefined;
+  const to = 'to' in change ? parts(change.to) : undefined;
+  if (('from' in change && !from) || ('to' in change && !to)) return null;
+  return ['Expense category', 'Branch'].flatMap((label, index) => {
+    const was = from?.[index];
+    const is = to?.[index];
+    if (from && to && was === is) return [];
+    return [
+      changeLine(label, { ...(from ? { from: was } : {}), ...(to ? { to: is } : {}) }, String),
+    ];
+  });
+}
+
 /** A matrix's change as the rows that differ, one line each: `Row 2: before → after`. */
 function matrixLines(change: { from?: unknown; to?: unknown }): string[] | null {
   const before = change.from ?? [];
@@ -348,6 +363,10 @@ export function auditChangeLines(
     const change = changes[field] ?? {};
     if (event.object_type === 'approval_matrix' && field === 'rows') {
       const lines = matrixLines(change);
+      if (lines) return lines;
+    }
+    if (field === 'meta_data') {
+      const lines = categoryAndBranchLines(change);
       if (lines) return lines;
     }
     if (event.object_type === 'exchange_rates') {
