@@ -4,7 +4,13 @@
  * pages they describe ("Department: Stem Kits", not "department: stemKits").
  */
 import type { ApprovalMatrixRow } from './approval-matrix.ts';
-import type { AuditAction, AuditChanges, AuditObjectType } from './audit.ts';
+import {
+  requestAuditTerms,
+  userAuditFields,
+  type AuditAction,
+  type AuditChanges,
+  type AuditObjectType,
+} from './audit.ts';
 import { budgetDepartmentLabel } from './budgets.ts';
 import { clockIn } from './days.ts';
 import { delegationStatusLabels } from './delegations.ts';
@@ -182,16 +188,7 @@ const fields: Record<
  * PostgreSQL's jsonb orders keys: shortest first); a field not named here comes last.
  */
 const fieldOrder: Partial<Record<AuditObjectType, readonly string[]>> = {
-  user: [
-    'fullname',
-    'email',
-    'department',
-    'role',
-    'system_role',
-    'phone_number',
-    'is_locked',
-    'lock_reason',
-  ],
+  user: [...userAuditFields, 'is_locked', 'lock_reason'],
   budget: [
     'code',
     'name',
@@ -204,13 +201,7 @@ const fieldOrder: Partial<Record<AuditObjectType, readonly string[]>> = {
     'current_status',
   ],
   request: [
-    'version',
-    'amount_requested',
-    'amount_currency',
-    'budget_code',
-    'purpose',
-    'name_of_establishment',
-    'expenditure_date',
+    ...requestAuditTerms,
     'step',
     'status',
     'comments',

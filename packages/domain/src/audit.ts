@@ -48,6 +48,27 @@ export const auditObjectTypes = [
 ] as const;
 export type AuditObjectType = (typeof auditObjectTypes)[number];
 
+/** The fields of a user the trail records (never the password hash or settings). */
+export const userAuditFields = [
+  'fullname',
+  'email',
+  'department',
+  'role',
+  'system_role',
+  'phone_number',
+] as const;
+
+/** The terms of a request its submission's event names (a resubmission: those that changed). */
+export const requestAuditTerms = [
+  'version',
+  'amount_requested',
+  'amount_currency',
+  'budget_code',
+  'purpose',
+  'name_of_establishment',
+  'expenditure_date',
+] as const;
+
 /** What changed: each field's value before and after (absent before: created; after: removed). */
 export type AuditChanges = Record<string, { from?: unknown; to?: unknown }>;
 

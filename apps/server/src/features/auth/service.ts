@@ -8,7 +8,7 @@ import type { Actor } from '../../lib/authenticate.ts';
 import { recordAudit } from '../audit/record.ts';
 import { AppError } from '../../lib/errors.ts';
 import { presentUser } from '../users/presenter.ts';
-import { userAuditFields } from '../users/service.ts';
+import { userAuditFields } from '@imprest/domain/audit.ts';
 import {
   findUserByEmail,
   findUserById,

@@ -1,4 +1,4 @@
-import { changesBetween } from '@imprest/domain/audit.ts';
+import { changesBetween, requestAuditTerms } from '@imprest/domain/audit.ts';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type {
@@ -104,17 +104,7 @@ function assertBudgetTakes(budget: BudgetRow, input: RequestFields): void {
     throw new AppError('bad_request', messages.currencyDiffers);
 }
 
-/** The terms of a request its submission's audit event names. */
-const auditedTerms = [
-  'version',
-  'amount_requested',
-  'amount_currency',
-  'budget_code',
-  'purpose',
-  'name_of_establishment',
-  'expenditure_date',
-] as const;
-type AuditedTerms = Record<(typeof auditedTerms)[number], unknown> & { version: number };
+type AuditedTerms = Record<(typeof requestAuditTerms)[number], unknown> & { version: number };
 
 /**
  * Checks the budget and reserves the amount, then writes the request and its reviewer chain, all in
@@ -228,7 +218,7 @@ async function placeRequest(
         name_of_establishment: input.name_of_establishment,
         expenditure_date: options.day,
       },
-      auditedTerms,
+      requestAuditTerms,
     ),
   });
   return { id, budgetCode: budget.code };
@@ -303,7 +293,7 @@ export async function resubmitRequest(
         chainId: previous.chain_id,
         id: previous.id,
         terms: Object.fromEntries(
-          auditedTerms.map((field) => [field, previous[field]]),
+          requestAuditTerms.map((field) => [field, previous[field]]),
         ) as AuditedTerms,
       },
     });

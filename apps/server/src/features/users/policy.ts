@@ -4,6 +4,7 @@ import {
   isSuperAdmin,
   mayRestrictUser,
 } from '@imprest/domain/permissions.ts';
+import { userAuditFields } from '@imprest/domain/audit.ts';
 import type { Role } from '@imprest/domain/enums.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 
@@ -41,15 +42,11 @@ export function canSeeLastLoggedIn(actor: Pick<Actor, 'role'>): boolean {
   return isSuperAdmin(actor.role);
 }
 
-/** The fields of `PUT users` and who may change them (decisions §9). */
-export const userFields = [
-  'fullname',
-  'email',
-  'department',
-  'role',
-  'system_role',
-  'phone_number',
-] as const;
+/**
+ * The fields of `PUT users` and who may change them (decisions §9): the fields the audit trail
+ * records of a user, so every change made through it is in the trail.
+ */
+export const userFields = userAuditFields;
 export type UserField = (typeof userFields)[number];
 
 /**

@@ -1,4 +1,4 @@
-import { changesBetween } from '@imprest/domain/audit.ts';
+import { changesBetween, userAuditFields } from '@imprest/domain/audit.ts';
 import {
   parseUserSettings,
   type UpdateUserRequest,
@@ -46,16 +46,6 @@ import {
   updateUser as updateUserRow,
   type UserWithOrganization,
 } from './queries.ts';
-
-/** The fields of a user the audit trail shows (never the password hash or settings). */
-export const userAuditFields = [
-  'fullname',
-  'email',
-  'department',
-  'role',
-  'system_role',
-  'phone_number',
-] as const;
 
 const notFound = () => new AppError('not_found', 'User not found.');
 
