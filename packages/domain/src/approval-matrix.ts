@@ -1,4 +1,5 @@
 import { approvalThreshold } from './constants.ts';
+import { formatAmountNumber } from './money.ts';
 import { reviewerHierarchy, type ReviewerRole } from './requests.ts';
 
 /** One row of an approval matrix: amounts in [start_value, end_value) go to `user_role` in order. */
@@ -12,6 +13,12 @@ export type ApprovalMatrixRow = {
 };
 
 type Range = Pick<ApprovalMatrixRow, 'start_value' | 'end_value'>;
+
+/** The amounts a row covers as the matrix page writes them: `0 - 150,000,000`, `… and above`. */
+export function amountRange(row: Range): string {
+  if (row.end_value === null) return `${formatAmountNumber(row.start_value)} and above`;
+  return `${formatAmountNumber(row.start_value)} - ${formatAmountNumber(row.end_value)}`;
+}
 
 export type ApprovalGroup = 'A' | 'B';
 

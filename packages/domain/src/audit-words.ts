@@ -3,7 +3,7 @@
  * the director's page, each object's history and the trail's download, in the same words as the
  * pages they describe ("Department: Stem Kits", not "department: stemKits").
  */
-import type { ApprovalMatrixRow } from './approval-matrix.ts';
+import { amountRange, type ApprovalMatrixRow } from './approval-matrix.ts';
 import {
   requestAuditTerms,
   userAuditFields,
@@ -12,12 +12,13 @@ import {
   type AuditObjectType,
 } from './audit.ts';
 import { budgetDepartmentLabel } from './budgets.ts';
-import { clockIn } from './days.ts';
+import { clockText, dayText } from './days.ts';
 import { delegationStatusLabels } from './delegations.ts';
 import {
   branchLabels,
   budgetCategoryLabel,
   budgetStatusLabels,
+  humanize,
   labelOf,
   requestCategories,
   requestCategoryLabels,
@@ -27,7 +28,8 @@ import {
   systemRoleLabels,
   type RequestCategory,
 } from './enums.ts';
-import { exchangeRateDecimals } from './exchange-rates.ts';
+import { formatRate } from './exchange-rates.ts';
+import { formatAmountNumber } from './money.ts';
 
 /** Each action of the audit trail in words. */
 export const auditActionLabels: Record<AuditAction, string> = {
@@ -85,19 +87,14 @@ export function auditObjectLabel(objectType: string): string {
 /** How a value is worded: the object's type decides what a `status` means. */
 type Wording = (value: unknown, context: { objectType: string; timeZone: string }) => string;
 
-const amountFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 });
-const rateFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: exchangeRateDecimals });
-
 /** Numbers, and amounts stored as decimal text ("1000.00"), with thousands separators (spec §9). */
 const amount: Wording = (value) =>
   typeof value === 'number' || (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value))
-    ? amountFormat.format(Number(value))
+    ? formatAmountNumber(value)
     : String(value);
 
 const rate: Wording = (value) =>
-  typeof value === 'number' || typeof value === 'string'
-    ? rateFormat.format(Number(value))
-    : String(value);
+  typeof value === 'number' || typeof value === 'string' ? formatRate(value) : String(value);
 
 const labelled =
   (labels: Readonly<Record<string, string>>): Wording =>
@@ -106,20 +103,14 @@ const labelled =
 
 const yesNo: Wording = (value) => (value ? 'Yes' : 'No');
 
-const twoDigits = (value: number) => String(value).padStart(2, '0');
-
-/** A calendar day (`2026-03-05`) as en-GB writes it: `05/03/2026`. */
-const day: Wording = (value) => {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(String(value));
-  return match ? `${match[3]}/${match[2]}/${match[1]}` : String(value);
-};
+/** A calendar day as en-GB writes it: `05/03/2026`. */
+const day: Wording = (value) => dayText(String(value));
 
 /** A moment as the organisation's clock reads it: `05/03/2026 14:30`. */
 const moment: Wording = (value, { timeZone }) => {
   const at = new Date(String(value));
   if (Number.isNaN(at.getTime())) return String(value);
-  const clock = clockIn(timeZone, at);
-  return `${twoDigits(clock.day)}/${twoDigits(clock.month)}/${clock.year} ${twoDigits(clock.hour)}:${twoDigits(clock.minute)}`;
+  return clockText(timeZone, at);
 };
 
 /** A person recorded as `{id, name}` (a delegation's people, a review's delegator). */
@@ -242,16 +233,10 @@ function supplierLabel(purpose: unknown): string {
   return category?.supplierLabel ?? 'Name of Establishment';
 }
 
-/** A field this build has no words for: `some_field` → `Some field`. */
-function fieldLabel(field: string): string {
-  const words = field.replaceAll('_', ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
 /** A value no field names a wording for: still never `[object Object]`. */
 function plainValue(value: unknown): string {
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  if (typeof value === 'number') return amountFormat.format(value);
+  if (typeof value === 'number') return formatAmountNumber(value);
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map(plainValue).join(', ');
   return JSON.stringify(value);
@@ -278,10 +263,7 @@ function changeLine(
 
 /** One row of an approval matrix as its page shows it: `0 - 150,000,000 Group B: Finance Officer, …`. */
 function matrixRowText(row: ApprovalMatrixRow): string {
-  const range =
-    row.end_value === null
-      ? `${amountFormat.format(row.start_value)} and above`
-      : `${amountFormat.format(row.start_value)} - ${amountFormat.format(row.end_value)}`;
+  const range = amountRange(row);
   const reviewers = row.user_role.map((role) => labelOf(roleLabels, role)).join(', ');
   const cascading = row.cascading_notification ? ' (cascading notification)' : '';
   return `${range} ${row.description}: ${reviewers}${cascading}`;
@@ -369,7 +351,7 @@ export function auditChangeLines(
         ? supplierLabel(changes.purpose?.to)
         : (known?.labelOn?.[event.object_type as AuditObjectType] ??
           known?.label ??
-          fieldLabel(field));
+          humanize(field));
     return [changeLine(label, change, (value) => valueText(value, known?.word, context))];
   });
 }

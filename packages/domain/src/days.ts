@@ -41,6 +41,18 @@ export function clockIn(timeZone: string, now: Date = new Date()): ClockReading 
 
 const twoDigits = (value: number) => String(value).padStart(2, '0');
 
+/** A calendar day (`2026-03-05`) as en-GB writes it (spec §9): `05/03/2026`; other text as it is. */
+export function dayText(day: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  return match ? `${match[3]}/${match[2]}/${match[1]}` : day;
+}
+
+/** A moment as a clock in `timeZone` reads it, in en-GB: `05/03/2026 14:30`. */
+export function clockText(timeZone: string, at: Date): string {
+  const { year, month, day, hour, minute } = clockIn(timeZone, at);
+  return `${twoDigits(day)}/${twoDigits(month)}/${year} ${twoDigits(hour)}:${twoDigits(minute)}`;
+}
+
 /** Today's calendar day in a time zone. */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
   const { year, month, day } = clockIn(timeZone, now);

@@ -208,6 +208,12 @@ export function attachmentType(fileName: string): AttachmentType {
   return 'none';
 }
 
+/** A code in words (`scheduled` → `Scheduled`, `phone_number` → `Phone number`). */
+export function humanize(value: string): string {
+  const words = value.replace(/[_-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /**
  * A stored value in words by its labels, or the value itself when this build has no label for it
  * (a row written by a later version): a page or a download never shows "undefined".

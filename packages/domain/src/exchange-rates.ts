@@ -26,6 +26,13 @@ export const exchangeRateRangeMessage = 'Rates must be between 1 and 100,000 tzs
 /** Decimals a rate may have (the column is NUMERIC(18,6)). */
 export const exchangeRateDecimals = 6;
 
+const rateFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: exchangeRateDecimals });
+
+/** A rate with thousands separators and every decimal it keeps (docs/decisions/0013). */
+export function formatRate(rate: number | string): string {
+  return rateFormat.format(Number(rate));
+}
+
 /** Whether a rate lies in the accepted range. */
 export function isExchangeRateInRange(rate: number): boolean {
   return Number.isFinite(rate) && rate >= minExchangeRate && rate <= maxExchangeRate;

@@ -91,10 +91,15 @@ export function isMoreMoney(a: string | number, b: string | number): boolean {
 /** Thousands separators and at most two decimals, made once (a formatter a call costs, issue 13). */
 const amountFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 });
 
+/** A number as Imprest writes amounts (spec §9): thousands separators, "1,234.5". */
+export function formatAmountNumber(amount: string | number): string {
+  return amountFormat.format(Number(amount));
+}
+
 /**
  * An amount as Imprest writes it everywhere, on its pages, in its messages and in its e-mails:
  * "TZS 500,000", "USD 1,234.5" (spec §2's 'Cash Returned (currency amount)').
  */
 export function amountWithCurrency(amount: string | number, currency: string): string {
-  return `${currency.toUpperCase()} ${amountFormat.format(Number(amount))}`;
+  return `${currency.toUpperCase()} ${formatAmountNumber(amount)}`;
 }

@@ -2,24 +2,16 @@ import dayjs, { type Dayjs } from 'dayjs';
 import localizedFormat from 'dayjs/plugin/localizedFormat';
 import './dayjs-locale.ts';
 import { organisationZone } from './organisation-day.ts';
-import { exchangeRateDecimals } from '@imprest/domain/exchange-rates.ts';
-import { amountWithCurrency } from '@imprest/domain/money.ts';
+import { formatRate as domainFormatRate } from '@imprest/domain/exchange-rates.ts';
+import { amountWithCurrency, formatAmountNumber } from '@imprest/domain/money.ts';
 
 dayjs.extend(localizedFormat);
 
-const numberFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 });
-
-/** A number with thousands separators (spec §9). */
-export function formatNumber(value: number): string {
-  return numberFormat.format(value);
-}
-
-const rateFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: exchangeRateDecimals });
+/** A number with thousands separators (spec §9): the domain's, as the server's e-mails write it. */
+export const formatNumber: (value: number) => string = formatAmountNumber;
 
 /** An exchange rate with thousands separators and every decimal it keeps (docs/decisions/0013). */
-export function formatRate(value: number): string {
-  return rateFormat.format(value);
-}
+export const formatRate: (value: number) => string = domainFormatRate;
 
 /**
  * An amount with its currency code, e.g. `TZS 1,500,000`: the domain's one way of writing an
@@ -69,10 +61,4 @@ export function formatDateTime(value: string | Date | null | undefined): string 
   if (!value) return '';
   const date = organisationClock(value);
   return date.isValid() ? date.format('L LT') : '';
-}
-
-/** A code in words (`scheduled` → `Scheduled`); request statuses have their own labels in the domain. */
-export function humanize(value: string): string {
-  const words = value.replace(/[_-]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -2,7 +2,8 @@ import type { ApprovalMatrixRowResponse } from '@imprest/domain/api/approval-mat
 import { roleLabels } from '@imprest/domain/enums.ts';
 import { Flex, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
-import { amountRange, matrixLabels } from './matrix-labels.ts';
+import { amountRange } from '@imprest/domain/approval-matrix.ts';
+import { matrixLabels } from './matrix-labels.ts';
 
 type ApprovalMatrixTableProps = {
   rows: ApprovalMatrixRowResponse[];

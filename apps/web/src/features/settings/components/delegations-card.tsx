@@ -7,7 +7,7 @@ import {
 import { roleLabels } from '@imprest/domain/enums.ts';
 import { Alert, Card, Flex, Segmented, Table, Typography, type TableColumnsType } from 'antd';
 import { useRef, useState } from 'react';
-import { humanize } from '../../../lib/format.ts';
+import { humanize } from '@imprest/domain/enums.ts';
 import { tablePagination } from '../../../lib/pagination.tsx';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
 import { useLastPageInRange, useServerPaging } from '../../../lib/use-server-paging.ts';

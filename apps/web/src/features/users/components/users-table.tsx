@@ -62,7 +62,7 @@ export function UsersTable({
       title: 'EMAIL ADDRESS',
       dataIndex: 'email',
       key: 'email',
-      // A long address wraps at its "@" and dots rather than push SYSTEM ROLE out of a phone's width.
+      // A long address wraps before its "@" rather than push SYSTEM ROLE out of a phone's width.
       onCell: () => wrapOnPhone('8rem'),
       render: (email: string) => <EmailAddress email={email} />,
     },
