@@ -486,7 +486,11 @@ test('home shows the counts, recent requests and the requests waiting for the ro
   const pendingPages: { url: URL; body: Promise<PendingPage> }[] = [];
   page.on('response', (response) => {
     if (!response.url().includes('/requests/finance_officer/pending/')) return;
-    pendingPages.push({ url: new URL(response.url()), body: response.json() });
+    const body = response.json() as Promise<PendingPage>;
+    // The live refreshes' pages are not read, and one still loading as the test navigates away
+    // rejects: handled here, so it does not fail the test (CI, 30 November); a read one still does.
+    body.catch(() => undefined);
+    pendingPages.push({ url: new URL(response.url()), body });
   });
   await signIn(page, 'finance@example.com');
   const pending = page.getByTestId('pending-requests');

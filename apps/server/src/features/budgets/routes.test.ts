@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { budgetCode } from '@imprest/domain/budget-code.ts';
+import { clockIn } from '@imprest/domain/days.ts';
 import type { Branch, BudgetCategory, Currency, RequestStatus } from '@imprest/domain/enums.ts';
 import type { BudgetCodesResponse } from '@imprest/domain/api/budgets.ts';
 import { messages } from '@imprest/domain/messages.ts';
@@ -479,12 +480,10 @@ describe('GET /budget/:code', () => {
 
   it('builds the monthly history from the changelog and the requests of each month', async () => {
     const created = (await post(finance, { ...validBudget, amount: 1000 })).json().data;
-    const monthsAgo = (months: number) => {
-      const date = new Date();
-      date.setUTCDate(15);
-      date.setUTCMonth(date.getUTCMonth() - months);
-      return date;
-    };
+    // Months on the organisation's clock, as the history counts them: near a month's end, UTC
+    // may still read the month before (CI ran at 23:40 UTC on 30 November, 1 December in Dar).
+    const today = clockIn(t.context.config.orgTimezone);
+    const monthsAgo = (months: number) => new Date(Date.UTC(today.year, today.month - 1 - months, 15, 12));
     await t.db
       .update(budgets)
       .set({ created_at: monthsAgo(2) })
