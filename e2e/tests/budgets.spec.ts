@@ -192,10 +192,14 @@ test('finance creates, finds, edits, archives, re-activates and downloads a budg
     await expect(page.getByRole('button', { name: 'Archive' })).toBeVisible();
     await shot(page, 'budget-edit-1280');
 
+    const hint = page.getByText('Amounts can only go up: at least 12,500,000.');
+    await expect(hint).toBeVisible();
     await page.getByLabel('Amount').fill('10000000');
     await expect(
       page.getByText('The amount can only be increased; it is 12,500,000 now.'),
     ).toBeVisible();
+    // The error says it once: the field's hint, which says the same, steps aside meanwhile.
+    await expect(hint).toHaveCount(0);
     await expect(saveButton(page)).toBeDisabled();
     await page.getByLabel('Amount').fill('15000000');
     await expect(page.getByLabel('Amount')).toHaveValue(newBudget.raisedAmount);

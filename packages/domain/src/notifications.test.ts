@@ -34,13 +34,15 @@ describe('receivesNotification (mute_notification)', () => {
     ['retirement_rejected', false],
     ['retirement_warning', false],
     ['review_reminder', false],
+    ['delegation_named', false],
+    ['delegation_ended', false],
   ] as [NotificationKind, boolean][])('%s reaches a muted user: %s', (kind, expected) => {
     expect(receivesNotification(muted, kind)).toBe(expected);
     expect(receivesNotification(unmuted, kind)).toBe(true);
   });
 
   it('covers every kind', () => {
-    expect(notificationKinds).toHaveLength(14);
+    expect(notificationKinds).toHaveLength(16);
   });
 
   it.each([null, '', 'not json', '{}', '{"mute_notification":"yes"}'])(

@@ -21,6 +21,8 @@ export const notificationKinds = [
   'account_locked',
   'account_unlocked',
   'review_reminder',
+  'delegation_named',
+  'delegation_ended',
 ] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
 

@@ -7,9 +7,11 @@ import { theme } from '../lib/theme.ts';
 /**
  * Every form, on a Submit with errors, scrolls to the first field in error and focuses it, where
  * a screen reader reads the field and its error (WCAG 3.3.1); the focus left on Submit said
- * nothing. A form's own `scrollToFirstError` replaces this (the out-of-office form's).
+ * nothing. The field comes to the middle of the screen, with its label above it in sight (at the
+ * top edge, a phone showed the box and its error but not which field it was). A form's own
+ * `scrollToFirstError` replaces this (the out-of-office form's).
  */
-const form: ConfigProviderProps['form'] = { scrollToFirstError: { focus: true } };
+const form: ConfigProviderProps['form'] = { scrollToFirstError: { focus: true, block: 'center' } };
 
 /** antd's theme and en-GB locale (spec §9) around the pages that use antd. */
 export function AntdProvider({ children }: { children: ReactNode }) {

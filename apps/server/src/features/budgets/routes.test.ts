@@ -483,7 +483,8 @@ describe('GET /budget/:code', () => {
     // Months on the organisation's clock, as the history counts them: near a month's end, UTC
     // may still read the month before (CI ran at 23:40 UTC on 30 November, 1 December in Dar).
     const today = clockIn(t.context.config.orgTimezone);
-    const monthsAgo = (months: number) => new Date(Date.UTC(today.year, today.month - 1 - months, 15, 12));
+    const monthsAgo = (months: number) =>
+      new Date(Date.UTC(today.year, today.month - 1 - months, 15, 12));
     await t.db
       .update(budgets)
       .set({ created_at: monthsAgo(2) })

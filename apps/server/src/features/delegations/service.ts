@@ -19,6 +19,7 @@ import type { Actor } from '../../lib/authenticate.ts';
 import { AppError } from '../../lib/errors.ts';
 import { iso } from '../../lib/time.ts';
 import { recordAudit } from '../audit/record.ts';
+import { notifyDelegation } from '../notifications/service.ts';
 import {
   canEndDelegation,
   canListAllDelegations,
@@ -127,6 +128,7 @@ export async function createDelegation(
         ['delegator', 'delegate', 'starts_on', 'ends_on', 'note'],
       ),
     });
+    await notifyDelegation(context, tx, { event: 'named', actor, delegation: row });
     return row.id;
   });
   return readDelegation(context, { organizationId, id });
@@ -152,13 +154,17 @@ export async function endDelegation(
     }
     if (delegationStatus(row, day) === 'ended')
       throw new AppError('conflict', 'This delegation has already ended.');
-    await endLockedDelegation(tx, { actor, row, today: day });
+    await endLockedDelegation(context, tx, { actor, row, today: day });
   });
   return readDelegation(context, { organizationId, id: options.id });
 }
 
-/** Ends a live delegation whose row the transaction holds, with its `delegation.ended` row. */
+/**
+ * Ends a live delegation whose row the transaction holds, with its `delegation.ended` row and the
+ * e-mails that tell its delegate (and its delegator, when someone else ended it).
+ */
 async function endLockedDelegation(
+  context: AppContext,
   tx: Executor,
   options: { actor: { id: string; fullname: string }; row: DelegationRow; today: string },
 ): Promise<void> {
@@ -176,6 +182,8 @@ async function endLockedDelegation(
       ['status', 'ended_at'],
     ),
   });
+  // A delegation still waiting to start ends too; its delegate is told, having been told it was named.
+  await notifyDelegation(context, tx, { event: 'ended', actor, delegation: row });
 }
 
 /**
@@ -196,7 +204,8 @@ export async function endDelegationsOfUser(
     userId: options.userId,
     today: day,
   });
-  for (const row of rows) await endLockedDelegation(tx, { actor: options.actor, row, today: day });
+  for (const row of rows)
+    await endLockedDelegation(context, tx, { actor: options.actor, row, today: day });
 }
 
 /** A page of delegations: the caller's own as delegator or delegate; the director's, all. */

@@ -304,6 +304,16 @@ export async function findOrganizationNames(
   return new Map(rows.map((row) => [row.id, row.name]));
 }
 
+/** People's names by id, deactivated people included (an e-mail may name them). */
+export async function findPeopleNames(db: Executor, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, fullname: users.fullname })
+    .from(users)
+    .where(inArray(users.id, ids));
+  return new Map(rows.map((row) => [row.id, row.fullname]));
+}
+
 /** Every active user of the given organisations with one of the roles. */
 export async function findReviewersOf(
   db: Executor,

@@ -21,6 +21,7 @@ import {
   currentTransactionId,
   findLockReasons,
   findOrganizationNames,
+  findPeopleNames,
   findPendingRetirementsDue,
   findRecipient,
   findRecipients,
@@ -35,6 +36,7 @@ import {
 } from './queries.ts';
 import {
   accountLockEmail,
+  delegationEmail,
   requestDecisionEmail,
   retirementAttachedEmail,
   retirementDecisionEmail,
@@ -393,6 +395,74 @@ export async function notifyAccountLock(
         reason: lockReasons.get(recipient.id) ?? null,
       }),
     })),
+  );
+}
+
+/** A delegation as its e-mails need it (a row of `delegations`). */
+export type DelegationNotice = {
+  id: string;
+  organization_id: string;
+  delegator_id: string;
+  delegate_id: string;
+  starts_on: string;
+  ends_on: string;
+  note: string | null;
+};
+
+/**
+ * Inside the transaction that named a delegation or ended it before its last day: the delegate
+ * hears whose steps come to them and for which days, and the delegator too when someone else
+ * acted (the director, or whoever changed one of the two). Whoever acted gets no e-mail, and a
+ * deactivated person none (findRecipients leaves them out).
+ */
+export async function notifyDelegation(
+  context: AppContext,
+  tx: Executor,
+  options: { event: 'named' | 'ended'; actor: { id: string }; delegation: DelegationNotice },
+): Promise<void> {
+  const { delegation, event, actor } = options;
+  const sides = (
+    [
+      ['delegate', delegation.delegate_id],
+      ['delegator', delegation.delegator_id],
+    ] as const
+  ).filter(([, id]) => id !== actor.id);
+  const recipients = await findRecipients(
+    tx,
+    sides.map(([, id]) => id),
+  );
+  if (recipients.length === 0) return;
+  const names = await findPeopleNames(tx, [
+    delegation.delegator_id,
+    delegation.delegate_id,
+    actor.id,
+  ]);
+  const organizationNames = await findOrganizationNames(tx, [delegation.organization_id]);
+  const facts = {
+    organizationName: organizationNames.get(delegation.organization_id) ?? '',
+    delegatorName: names.get(delegation.delegator_id) ?? '',
+    delegateName: names.get(delegation.delegate_id) ?? '',
+    actorName: names.get(actor.id) ?? '',
+    actorIsDelegator: actor.id === delegation.delegator_id,
+    startsOn: delegation.starts_on,
+    endsOn: delegation.ends_on,
+    note: delegation.note,
+  };
+  const kind = event === 'named' ? 'delegation_named' : 'delegation_ended';
+  await queueNotices(
+    tx,
+    sides.flatMap(([side, id]) => {
+      const recipient = recipients.find((person) => person.id === id);
+      if (!recipient) return [];
+      return [
+        {
+          recipient,
+          kind,
+          key: notificationKey('delegation', delegation.id, event, side),
+          email: delegationEmail({ appUrl: context.config.appUrl, facts, event, recipient: side }),
+        },
+      ];
+    }),
   );
 }
 

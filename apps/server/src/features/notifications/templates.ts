@@ -1,3 +1,4 @@
+import { dayText } from '@imprest/domain/days.ts';
 import { amountWithCurrency } from '@imprest/domain/money.ts';
 import { labelOf, requestCategoryLabels, roleLabels } from '@imprest/domain/enums.ts';
 import type { RetirementMilestone } from '@imprest/domain/notifications.ts';
@@ -35,12 +36,6 @@ export function escapeHtml(text: string): string {
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&#39;');
-}
-
-/** `YYYY-MM-DD` in en-GB (spec §9): 24/03/2026. */
-export function formatDay(day: string): string {
-  const [year, month, date] = day.split('-');
-  return `${date}/${month}/${year}`;
 }
 
 function purposeLabel(purpose: string): string {
@@ -218,13 +213,13 @@ export function retirementAttachedEmail(options: {
   const { facts } = options;
   return render({
     organizationName: facts.organizationName,
-    subject: `Retire your advance by ${formatDay(options.dueDate)} (${summary(facts)})`,
+    subject: `Retire your advance by ${dayText(options.dueDate)} (${summary(facts)})`,
     greeting: `Hello ${facts.ownerName},`,
     paragraphs: [
-      `Finance asks you to account for the money of your approved request. Submit the amount spent and your receipts by ${formatDay(options.dueDate)}.`,
+      `Finance asks you to account for the money of your approved request. Submit the amount spent and your receipts by ${dayText(options.dueDate)}.`,
       retirementWarningMessages.beforeGracePeriod,
     ],
-    facts: [...requestFactRows(facts), ['Due date', formatDay(options.dueDate)]],
+    facts: [...requestFactRows(facts), ['Due date', dayText(options.dueDate)]],
     action: {
       label: 'Open the retirement form',
       url: link(options.appUrl, webPaths.retirement(facts.requestId)),
@@ -276,7 +271,7 @@ export function retirementWarningEmail(options: {
     paragraphs: [
       isGrace ? retirementWarningMessages.pastGracePeriod : retirementWarningMessages.beforeBlocked,
     ],
-    facts: [...requestFactRows(facts), ['Due date', formatDay(options.dueDate)]],
+    facts: [...requestFactRows(facts), ['Due date', dayText(options.dueDate)]],
     action: {
       label: 'Submit the retirement',
       url: link(options.appUrl, webPaths.retirement(facts.requestId)),
@@ -344,6 +339,80 @@ export function reviewReminderEmail(options: {
           : webPaths.retirement(item.requestId),
       ),
     })),
+    action: { label: 'Open Imprest', url: link(options.appUrl, webPaths.home()) },
+  });
+}
+
+/** What happened to a delegation, for its e-mails (issue 15; docs/decisions/0019). */
+export type DelegationNoticeFacts = {
+  organizationName: string;
+  delegatorName: string;
+  delegateName: string;
+  /** Who named or ended it: the delegator, the director, or whoever changed one of the two. */
+  actorName: string;
+  actorIsDelegator: boolean;
+  startsOn: string;
+  endsOn: string;
+  note: string | null;
+};
+
+/**
+ * A delegation was named (`named`) or ended before its last day (`ended`): to the delegate, who
+ * learns whose steps come to them and for which days, and to the delegator when someone else did
+ * it (the director, or whoever changed one of the two).
+ */
+export function delegationEmail(options: {
+  appUrl: string;
+  facts: DelegationNoticeFacts;
+  event: 'named' | 'ended';
+  recipient: 'delegate' | 'delegator';
+}): RenderedEmail {
+  const { facts, event } = options;
+  const { delegatorName: delegator, delegateName: delegate, actorName: actor } = facts;
+  const days = `${dayText(facts.startsOn)} to ${dayText(facts.endsOn)}`;
+  const toDelegate = options.recipient === 'delegate';
+  const whose = facts.actorIsDelegator ? 'their' : `${delegator}'s`;
+  const lines = {
+    named: toDelegate
+      ? {
+          subject: `You review for ${delegator} from ${days}`,
+          paragraphs: [
+            `${actor} named you ${whose} delegate from ${days}, both days included.`,
+            `On those days ${delegator}'s review steps show on your Home, marked Delegated, and you can answer them; each answer records both names. ${delegator} can still answer them too.`,
+          ],
+        }
+      : {
+          subject: `${delegate} reviews for you from ${days}`,
+          paragraphs: [
+            `${actor} named ${delegate} your delegate from ${days}, both days included.`,
+            `On those days ${delegate} can answer your review steps on your behalf; each answer records both names. You can still answer them too, and end the delegation in Settings.`,
+          ],
+        },
+    ended: toDelegate
+      ? {
+          subject: `You no longer review for ${delegator}`,
+          paragraphs: [
+            `${actor} ended ${whose} delegation to you (${days}). ${delegator}'s review steps no longer come to you.`,
+          ],
+        }
+      : {
+          subject: `${delegate} no longer reviews for you`,
+          paragraphs: [
+            `${actor} ended ${delegate}'s delegation for you (${days}). Your review steps come to you alone again.`,
+          ],
+        },
+  }[event];
+  return render({
+    organizationName: facts.organizationName,
+    subject: lines.subject,
+    greeting: `Hello ${toDelegate ? delegate : delegator},`,
+    paragraphs: lines.paragraphs,
+    facts: [
+      ['Delegator', delegator],
+      ['Delegate', delegate],
+      ['Days', days],
+      ...(facts.note ? ([['Note', facts.note]] as [string, string][]) : []),
+    ],
     action: { label: 'Open Imprest', url: link(options.appUrl, webPaths.home()) },
   });
 }

@@ -187,7 +187,8 @@ export function BudgetForm({
                     required
                     rules={[zodRule(shape.amount), minimumRule]}
                     extra={
-                      minimumAmount === undefined
+                      // Below the minimum, the error says it; the hint would say it twice.
+                      minimumAmount === undefined || !isAtLeast(values?.amount, minimumAmount)
                         ? undefined
                         : `Amounts can only go up: at least ${formatNumber(minimumAmount)}.`
                     }
