@@ -7,6 +7,7 @@ import {
   desktop,
   endSecretaryDelegations,
   organisationDay,
+  phone,
   settle,
   shot,
   signIn,
@@ -326,6 +327,17 @@ test('Submit on an incomplete request form moves the focus to the first field in
   await expect(purpose, `focus is on ${await focused(page)}`).toBeFocused();
   await expect(purpose).toHaveAttribute('aria-invalid', 'true');
   await expect(purpose).toHaveAccessibleDescription('Choose the purpose of the request');
+
+  // On a phone the form is long: Submit at its foot brings the field back with its label in
+  // sight, not only the box at the screen's top edge with nothing to say which field it is.
+  await page.setViewportSize(phone);
+  await page.getByTestId('submit-request').click();
+  await settle(page);
+  await expect(purpose).toBeFocused();
+  const label = form.locator('label[for="purpose"]');
+  await expect(label).toBeInViewport();
+  const labelBox = await label.boundingBox();
+  expect(labelBox?.y, 'the label below the top edge').toBeGreaterThan(0);
 });
 
 test('every page has its own title, and a new page puts the focus on its title', async ({
