@@ -39,7 +39,8 @@ export function NotificationsCard() {
             <Typography.Text strong>E-mail notifications</Typography.Text>
             <br />
             <Typography.Text type="secondary">
-              Receive an e-mail when your requests move along or need your review.
+              Receive an e-mail when your requests and retirements move along, when something waits
+              for your review, and when a delegation names you.
             </Typography.Text>
           </label>
           <Switch
