@@ -3,7 +3,7 @@ import path from 'node:path';
 import { approvalThreshold } from '@imprest/domain/constants.ts';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { files, requests, reviews } from '../db/schema.ts';
+import { files, requests, retirements, reviews } from '../db/schema.ts';
 import { budgetBalance } from '../features/budgets/ledger.ts';
 import { buildBudget } from '../../test/factories/budgets.ts';
 import { buildOrganization, buildUser, createTestApp, type TestApp } from '../../test/helpers.ts';
@@ -122,6 +122,32 @@ describe('seedDemoRequests', () => {
         .from(files)
         .where(eq(files.name, name ?? ''));
       expect(file).toMatchObject({ uploaded_by: row.request_owner_id, size: content.length });
+    }
+
+    // Every submitted retirement holds its receipt, as its comments say; one not yet submitted none.
+    const demoRetirements = await t.db
+      .select()
+      .from(retirements)
+      .where(eq(retirements.organization_id, organizationId));
+    expect(demoRetirements.filter((row) => row.status !== 'pending')).toHaveLength(3);
+    for (const row of demoRetirements) {
+      if (row.status === 'pending') {
+        expect(row.file_paths).toEqual([]);
+        continue;
+      }
+      expect(row.file_paths).toHaveLength(1);
+      const [name] = row.file_paths;
+      const content = await fs.readFile(
+        path.join(dataDir, 'files', organizationId, name ?? ''),
+        'latin1',
+      );
+      expect(content.startsWith('%PDF-1.4')).toBe(true);
+      const [file] = await t.db
+        .select()
+        .from(files)
+        .where(eq(files.name, name ?? ''));
+      expect(file).toMatchObject({ uploaded_by: row.retirement_owner_id, size: content.length });
+      expect(file?.original_name).toMatch(/^[A-Z][A-Za-z_]+\.pdf$/);
     }
   });
 });

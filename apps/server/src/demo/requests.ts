@@ -229,6 +229,14 @@ const demoRequests: DemoRequest[] = [
       comments:
         'Lunch for 36 teachers; receipt attached. TZS 30,000 is back in the petty cash box.',
       submittedDaysAgo: 1,
+      receipt: {
+        name: 'dmR4c1tBagamoyo_Beach_Catering_receipt.pdf',
+        lines: [
+          'Bagamoyo Beach Catering - Receipt',
+          "Lunch and drinks, teachers' training day, 36 people",
+          'Total paid: TZS 870,000',
+        ],
+      },
     },
   },
   {
@@ -250,6 +258,14 @@ const demoRequests: DemoRequest[] = [
         'Bought 25 kits at TZS 122,000 each; the remaining TZS 150,000 went back to finance.',
       submittedDaysAgo: 18,
       isFundsReturned: true,
+      receipt: {
+        name: 'dmR8k2sSunshine_Solar_Kits_receipt.pdf',
+        lines: [
+          'Sunshine Solar Kits - Receipt',
+          '25 solar experiment kits x TZS 122,000',
+          'Total paid: TZS 3,050,000',
+        ],
+      },
       decisionComments: 'Receipts match the kits delivered. Cash returned confirmed.',
     },
   },
@@ -270,6 +286,14 @@ const demoRequests: DemoRequest[] = [
       spentTzs: 1_380_000,
       comments: 'Projector and its cables; TZS 20,000 change returned to the petty cash box.',
       submittedDaysAgo: 3,
+      receipt: {
+        name: 'dmR2p9xTechno_Brain_proforma_invoice.pdf',
+        lines: [
+          'Techno Brain - Proforma invoice',
+          'Projector and cables',
+          'Total: TZS 1,380,000 (not a receipt)',
+        ],
+      },
       decisionComments:
         'The projector receipt is a proforma invoice, not the EFD receipt. Attach the EFD receipt from Techno Brain and resubmit.',
     },
@@ -463,6 +487,7 @@ export async function seedDemoRequests(
           rate,
           today,
           spec: spec.retirement,
+          dataDir: options.dataDir,
         });
       }
       previous = { id, chainId: previous?.chainId ?? id, version: (previous?.version ?? 0) + 1 };

@@ -2,6 +2,7 @@ import { roleLabels, type RetirementStatus, type Role } from '@imprest/domain/en
 import { addDays } from '@imprest/domain/retirements.ts';
 import type { Executor } from '../db/client.ts';
 import { retirementReviews, retirements, type users } from '../db/schema.ts';
+import { storeDemoFile, textPdf } from './files.ts';
 
 /** A retirement of a demo request; amounts are in tzs and converted like the request's. */
 export type DemoRetirement = {
@@ -18,6 +19,8 @@ export type DemoRetirement = {
   isFundsReturned?: boolean;
   /** What the deciding reviewer wrote (approved: the last step; rejected: the rejecting one). */
   decisionComments?: string;
+  /** The receipt a submitted one carries: a stored name (7 characters, then the file's) and lines. */
+  receipt?: { name: string; lines: string[] };
 };
 
 type Person = typeof users.$inferSelect;
@@ -61,6 +64,8 @@ export async function seedDemoRetirement(
     rate: number;
     today: string;
     spec: DemoRetirement;
+    /** Where the receipt is stored (DATA_DIR); without it the retirement holds none. */
+    dataDir?: string;
   },
 ): Promise<void> {
   const { organizationId, request, spec, today } = options;
@@ -74,6 +79,19 @@ export async function seedDemoRetirement(
     isSubmitted && spec.spentTzs !== undefined
       ? (Math.round((spec.spentTzs / options.rate) * 100) / 100).toFixed(2)
       : null;
+  // A submitted retirement shows its receipt, as the owner's comments say it does.
+  const filePaths =
+    isSubmitted && spec.receipt && options.dataDir
+      ? [
+          await storeDemoFile(tx, {
+            dataDir: options.dataDir,
+            organizationId,
+            ownerId: request.request_owner_id,
+            name: spec.receipt.name,
+            content: textPdf(spec.receipt.lines),
+          }),
+        ]
+      : [];
   const [retirement] = await tx
     .insert(retirements)
     .values({
@@ -87,6 +105,7 @@ export async function seedDemoRetirement(
       amount_spent: spent,
       amount_currency: request.amount_currency,
       comments: spec.comments ?? null,
+      file_paths: filePaths,
       is_funds_returned: spec.status === 'approved' && (spec.isFundsReturned ?? false),
       submissions: isSubmitted ? 1 : 0,
       submitted_at: submittedAt,
