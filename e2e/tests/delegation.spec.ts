@@ -202,7 +202,7 @@ test('the secretary names an out-of-office delegate, who approves on their behal
   await test.step('the custodian sees whom they stand in for; the secretary ends it', async () => {
     const delegateCard = await openSettings(delegate);
     await expect(delegateCard.getByTestId('standing-in')).toContainText(
-      `You answer ${secretaryOption}'s review steps on their behalf`,
+      `You answer the review steps of ${secretaryOption} on their behalf`,
     );
     await endNow(page, card.getByTestId('own-delegation'));
     await expect(card.getByTestId('no-delegation')).toBeVisible();

@@ -125,7 +125,7 @@ export function OutOfOfficeCard() {
             key={delegation.id}
             type="info"
             showIcon
-            title={`You answer ${personText(delegation.delegator)}'s review steps on their behalf: ${delegationDaysText(delegation)}.`}
+            title={`You answer the review steps of ${personText(delegation.delegator)} on their behalf: ${delegationDaysText(delegation)}.`}
             data-testid="standing-in"
           />
         ))}
