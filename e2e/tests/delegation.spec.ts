@@ -6,6 +6,7 @@ import {
   type Locator,
   type Page,
 } from '@playwright/test';
+import { findMail } from './mailbox.ts';
 import {
   approveStepThroughApi,
   choose,
@@ -173,6 +174,14 @@ test('the secretary names an out-of-office delegate, who approves on their behal
     await expect(own).toContainText(`${organisationDay(0)} – ${organisationDay(2)}`);
     await expect(own).toContainText('On leave in Arusha');
     await expect(own).toContainText('Active');
+    // The custodian learns by e-mail, through the mailbox's SMTP server, whose steps come to them
+    // and on which days.
+    const named = new RegExp(
+      `You review for Daudi Secretary from ${organisationDay(0)} to ${organisationDay(2)}[\\s\\S]*Note: On leave in Arusha`,
+    );
+    await expect
+      .poll(() => findMail('custodian@example.com', named), { timeout: 20_000 })
+      .not.toBeNull();
     await expectAccessible(page);
     await shot(page, 'delegation-settings-1280');
   });
