@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 // The server the browser tests drive: demo mode on a fresh data folder, and with DATABASE_URL a
-// fresh database on that server, so every run starts from the same demo organisation.
+// fresh database on that server, so every run starts from the same demo organisation. With
+// --empty, no demo: the database is as `npm start` first finds it (first-run.spec.ts).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 
 const root = path.resolve(import.meta.dirname, '..');
-const runId = `${Date.now()}`;
-const env = { ...process.env, IMPREST_DEMO: '1', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
+const isEmpty = process.argv.includes('--empty');
+const runId = `${Date.now()}${isEmpty ? '_empty' : ''}`;
+const env = { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
+if (isEmpty) delete env.IMPREST_DEMO;
+else env.IMPREST_DEMO = '1';
 env.DATA_DIR = path.join(root, '.tmp', `e2e-${runId}`);
 fs.rmSync(env.DATA_DIR, { recursive: true, force: true });
 let cleanup = async () => undefined;
@@ -28,7 +32,8 @@ if (process.env.DATABASE_URL) {
     await client.end();
   };
 }
-const server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs'), '--demo'], {
+const startArgs = [path.join(root, 'scripts/start.mjs'), ...(isEmpty ? [] : ['--demo'])];
+const server = spawn(process.execPath, startArgs, {
   cwd: root,
   env,
   stdio: 'inherit',

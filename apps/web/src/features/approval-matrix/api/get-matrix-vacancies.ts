@@ -17,6 +17,11 @@ export function getMatrixVacancies(): Promise<ApprovalMatrixVacanciesResponse> {
  * The positions requests would wait at. Asked again whenever a page showing them opens: a user
  * added, locked or given another position changes the answer, and no live event says so.
  */
-export function useMatrixVacancies() {
-  return useQuery({ queryKey: matrixVacanciesQueryKey, queryFn: getMatrixVacancies, staleTime: 0 });
+export function useMatrixVacancies({ isEnabled = true }: { isEnabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: matrixVacanciesQueryKey,
+    queryFn: getMatrixVacancies,
+    staleTime: 0,
+    enabled: isEnabled,
+  });
 }

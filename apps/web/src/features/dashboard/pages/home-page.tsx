@@ -12,6 +12,7 @@ import { hasPendingList, usePendingRequests } from '../api/get-pending-requests.
 import { usePendingRetirements } from '../api/get-pending-retirements.ts';
 import { recentRequestsOf, useRecentRequests } from '../api/get-recent-requests.ts';
 import { useRequestSummary } from '../api/get-request-summary.ts';
+import { GettingStarted } from '../components/getting-started.tsx';
 import { ListsLoader } from '../components/lists-loader.tsx';
 import { OutstandingRetirements } from '../components/outstanding-retirements.tsx';
 import { PendingRetirements } from '../components/pending-retirements.tsx';
@@ -43,7 +44,8 @@ function delegatedMark(request: PendingItemResponse) {
 /**
  * Route /dashboard (spec §2 Home): summary tiles, the recent requests (the user's own in staff mode,
  * all the user may see in admin mode), the user's outstanding retirements and, for every role but
- * staff, the requests waiting for the role and the retirements waiting for the user's review.
+ * staff, the requests waiting for the role and the retirements waiting for the user's review; in a
+ * new organisation, what is left to set up.
  */
 export function HomePage() {
   const user = useCurrentUser();
@@ -108,6 +110,7 @@ export function HomePage() {
           onRetry={() => summary.refetch()}
         />
       ) : null}
+      <GettingStarted user={user} cardSize={cardSize} />
       {areListsShown ? (
         <Suspense fallback={<ListsLoader />}>
           {outstanding.length > 0 ? (
