@@ -1,14 +1,32 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { desktop, expectAccessible, expectNoSidewaysScroll, phone, shot } from './support.ts';
+import { expect, test } from '@playwright/test';
+import {
+  apiToken,
+  desktop,
+  expectAccessible,
+  expectNoSidewaysScroll,
+  phone,
+  shot,
+  signIn,
+} from './support.ts';
+
+/** A port nobody listens on just now. */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 /**
  * A server of its own on an empty database, as `npm start` first finds it (the suite's server
- * holds the demo organisation): scripts/e2e-server.mjs --empty, on the next port.
+ * holds the demo organisation): scripts/e2e-server.mjs --empty, on a free port.
  */
 async function startEmptyServer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = Number(process.env.E2E_PORT ?? 3999) + 1;
+  const port = await freePort();
   const url = `http://localhost:${port}`;
   const server: ChildProcess = spawn(
     process.execPath,
@@ -32,12 +50,6 @@ async function startEmptyServer(): Promise<{ url: string; stop: () => Promise<vo
       await exited;
     },
   };
-}
-
-async function tokenOf(request: APIRequestContext, email: string, password: string) {
-  const answer = await request.post('/api/v1/users/authenticate', { data: { email, password } });
-  expect(answer.status(), await answer.text()).toBe(200);
-  return ((await answer.json()) as { token: string }).token;
 }
 
 const director = {
@@ -86,7 +98,7 @@ test('a new organisation: its director sets it up, and Home says what is left un
 
     // The director adds the finance officer, the secretary and a member of staff (the users tests
     // click through that form); the guide follows what is done.
-    const token = await tokenOf(api, director.email, director.password);
+    const token = await apiToken(api, director.email, director.password);
     const headers = { Authorization: `Bearer ${token}` };
     const added = await api.post('/api/v1/users', {
       headers,
@@ -135,11 +147,7 @@ test('a new organisation: its director sets it up, and Home says what is left un
       const staffPage = await (
         await browser.newContext({ baseURL: server.url, viewport: phone })
       ).newPage();
-      await staffPage.goto('/');
-      await staffPage.getByLabel('Email').fill('baraka@kilimo.example');
-      await staffPage.getByLabel('Password').fill('Mfanyakazi#2026');
-      await staffPage.getByRole('button', { name: 'Sign In' }).click();
-      await expect(staffPage).toHaveURL(/\/dashboard$/);
+      await signIn(staffPage, 'baraka@kilimo.example', 'Mfanyakazi#2026');
       await expect(staffPage.getByTestId('recent-requests')).toBeVisible();
       await expect(staffPage.getByTestId('getting-started')).toHaveCount(0);
       await staffPage.context().close();
