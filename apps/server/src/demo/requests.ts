@@ -354,7 +354,8 @@ export async function seedDemoRequests(
   if (budgets.size === 0) return 0;
   const rates = await loadExchangeRates(tx, organizationId);
   const matrix = await loadApprovalMatrix(tx, organizationId);
-  const year = new Date().getFullYear();
+  // Approval numbers count within the year of the seed's today (the organisation's, in the server).
+  const year = Number(today.slice(0, 4));
   let written = 0;
 
   for (const spec of demoRequests) {
