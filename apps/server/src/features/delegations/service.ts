@@ -182,7 +182,7 @@ async function endLockedDelegation(
       ['status', 'ended_at'],
     ),
   });
-  // A delegation still waiting to start ends too; its delegate is told, having been told it was named.
+  // A scheduled one too: its delegate was told of it when it was named.
   await notifyDelegation(context, tx, { event: 'ended', actor, delegation: row });
 }
 
