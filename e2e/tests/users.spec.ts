@@ -609,7 +609,11 @@ test('a page that missed nothing does not fetch its data again as its socket joi
   const api = asked
     .filter((path) => path.startsWith('/api/v1/'))
     .map((path) => path.replace(/[0-9a-f-]{36}/, ':id'));
+  // Each once: Home's lists, the session's check, and (for an admin) Getting started's two
+  // questions (docs/decisions/0041).
   expect(api.sort()).toEqual([
+    '/api/v1/approval-matrix/vacancies',
+    '/api/v1/budget/codes',
     '/api/v1/requests/finance_officer/pending/:id',
     '/api/v1/requests/summary/:id',
     '/api/v1/requests/user/:id',
