@@ -7,6 +7,7 @@ import {
   requestCategoryLabels,
   requestStatuses,
   requestStatusLabels,
+  roleListText,
 } from './enums.ts';
 
 describe('attachmentType', () => {
@@ -42,5 +43,18 @@ describe('labelOf', () => {
   it('has words for every request status and department', () => {
     expect(Object.keys(requestStatusLabels).sort()).toEqual([...requestStatuses].sort());
     expect(Object.keys(departmentLabels).sort()).toEqual([...departments].sort());
+  });
+});
+
+describe('roleListText', () => {
+  it('lists positions as British English does', () => {
+    expect(roleListText(['finance_officer'])).toBe('Finance Officer');
+    expect(roleListText(['finance_officer', 'executive_secretary'])).toBe(
+      'Finance Officer and Executive Secretary',
+    );
+    expect(roleListText(['finance_officer', 'executive_secretary', 'director'])).toBe(
+      'Finance Officer, Executive Secretary and Director',
+    );
+    expect(roleListText([])).toBe('');
   });
 });

@@ -23,6 +23,13 @@ export const roleLabels: Record<Role, string> = {
   board_chairman: 'Board Chairman',
 };
 
+const conjunction = new Intl.ListFormat('en-GB', { type: 'conjunction' });
+
+/** Positions as British English lists them: "Finance Officer and Executive Secretary". */
+export function roleListText(roles: readonly Role[]): string {
+  return conjunction.format(roles.map((role) => roleLabels[role]));
+}
+
 /** Account roles of the user form (decisions §3: kept consistent with the position). */
 export const systemRoles = ['admin', 'staff', 'director'] as const;
 export type SystemRole = (typeof systemRoles)[number];

@@ -1,11 +1,8 @@
-import { roleLabels } from '@imprest/domain/enums.ts';
+import { roleListText } from '@imprest/domain/enums.ts';
 import { Alert } from 'antd';
 import { Link } from 'react-router';
 import { paths } from '../../../paths.ts';
 import { useMatrixVacancies } from '../api/get-matrix-vacancies.ts';
-
-/** "A", "A and B", "A, B and C", as British English writes a list. */
-const listFormat = new Intl.ListFormat('en-GB', { type: 'conjunction' });
 
 /**
  * For admins (who alone may ask, and may add users), where the users and the approval matrix are kept: the matrix's positions that no
@@ -16,7 +13,7 @@ export function VacantPositions() {
   const vacancies = useMatrixVacancies();
   const roles = vacancies.data?.roles ?? [];
   if (roles.length === 0) return null;
-  const names = listFormat.format(roles.map((role) => roleLabels[role]));
+  const names = roleListText(roles);
   const many = roles.length > 1;
   return (
     <Alert

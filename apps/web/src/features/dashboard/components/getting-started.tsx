@@ -1,18 +1,14 @@
 import type { UserResponse } from '@imprest/domain/api/users.ts';
 import { budgetCodesResponse } from '@imprest/domain/api/budgets.ts';
-import { roleLabels } from '@imprest/domain/enums.ts';
+import { roleListText } from '@imprest/domain/enums.ts';
 import { isAdmin, isFinance } from '@imprest/domain/permissions.ts';
 import { CheckCircleFilled, ClockCircleOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex } from 'antd';
-import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { paths } from '../../../paths.ts';
 import { useMatrixVacancies } from '../../approval-matrix/api/get-matrix-vacancies.ts';
-
-/** "A", "A and B", "A, B and C", as British English writes a list. */
-const listFormat = new Intl.ListFormat('en-GB', { type: 'conjunction' });
 
 /**
  * Whether the organisation has an active budget code: `GET budget/codes?limit=1`, one code at
@@ -33,9 +29,10 @@ type Step = {
   key: string;
   title: string;
   isDone: boolean;
-  /** What is left, and the button that does it, while the step is open. */
-  todo: ReactNode;
+  /** What is left while the step is open, and the button that does it. */
+  todo: string;
   action: { label: string; href: string };
+  /** What stands once it is done. */
   done: string;
 };
 
@@ -66,7 +63,7 @@ export function GettingStarted({
       key: 'reviewers',
       title: 'Add the people who review requests',
       isDone: vacant.length === 0,
-      todo: `Nobody holds ${listFormat.format(vacant.map((role) => roleLabels[role]))} yet, so requests would wait at ${vacant.length > 1 ? 'those steps' : 'that step'} of the approval matrix.`,
+      todo: `Nobody holds ${roleListText(vacant)} yet, so requests would wait at ${vacant.length > 1 ? 'those steps' : 'that step'} of the approval matrix.`,
       action: { label: 'New User', href: paths.dashboard.newUsers.getHref() },
       done: 'Someone holds every position of the approval matrix.',
     },
