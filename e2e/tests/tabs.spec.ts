@@ -176,10 +176,13 @@ test("a reset link used in a tab where someone else is signed in leads to the si
   const url = new URL(link ?? '');
   await page.goto(`${url.pathname}${url.search}`);
   await expect(page).toHaveURL(/\/new-password\?/);
+  // A reset, not an invitation: the page offers a new password, not a welcome.
+  await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
   await page.getByLabel('New Password').fill('AuditReset#2026b');
   await page.getByLabel('Confirm Password').fill('AuditReset#2026b');
   await page.getByRole('button', { name: 'Reset Password' }).click();
   await expect(page).toHaveURL(/\/success-auth$/);
+  await expect(page.getByText('Password changed', { exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Back to Sign In' }).click();
   await page.waitForTimeout(1500);
   await shot(page, 'audit-session-after-reset-back-to-sign-in');

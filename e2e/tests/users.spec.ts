@@ -284,10 +284,18 @@ test('the director invites a user by e-mail, who sets a password and signs in', 
     await page.evaluate(() => window.localStorage.clear());
     await page.goto(`${url.pathname}${url.search}`);
     await expect(page).toHaveURL(/\/new-password\?/);
+    // An invitation's page greets a newcomer: nothing is being reset.
+    await expect(page.getByRole('heading', { name: 'Welcome to Imprest' })).toBeVisible();
+    await expect(
+      page.getByText(`Choose the password you will sign in with as ${invitee.email}.`),
+    ).toBeVisible();
+    await expect(page.getByText('At least 8 characters, and not a common password.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Reset Password' })).toHaveCount(0);
+    await shot(page, 'invitation-new-password-1280');
     // A refused password says why, in the server's words, under the page's own title.
     await page.getByLabel('New Password').fill('password1');
     await page.getByLabel('Confirm Password').fill('password1');
-    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await page.getByRole('button', { name: 'Set Password' }).click();
     const refused = page.getByTestId('new-password-error');
     await expect(refused).toContainText("Error. Couldn't reset password");
     await expect(refused).toContainText(
@@ -298,15 +306,19 @@ test('the director invites a user by e-mail, who sets a password and signs in', 
     // A double click spends the link once; the second call, refused, used to be what the page
     // reported ("Error. Couldn't reset password") though the password was set.
     const resets = countCalls(page, 'POST', '/api/v1/forgot-password/validate');
-    await page.getByRole('button', { name: 'Reset Password' }).dblclick();
+    await page.getByRole('button', { name: 'Set Password' }).dblclick();
     await expect(page).toHaveURL(/\/success-auth$/);
     expect(resets.count).toBe(1);
+    await expect(page.getByText('Password set', { exact: true })).toBeVisible();
+    await expect(
+      page.getByText('Your password is set. Sign in with it to start using Imprest.'),
+    ).toBeVisible();
 
     // The link is spent: used again, the page says so.
     await page.goto(`${url.pathname}${url.search}`);
     await page.getByLabel('New Password').fill('Invited#2026y');
     await page.getByLabel('Confirm Password').fill('Invited#2026y');
-    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await page.getByRole('button', { name: 'Set Password' }).click();
     await expect(page.getByTestId('new-password-error')).toContainText(
       'This reset link is invalid or has expired. Ask for a new one.',
     );

@@ -6,8 +6,9 @@ export const paths = {
   resetLink: { path: '/reset-link', getHref: () => '/reset-link' },
   newPassword: {
     path: '/new-password',
-    getHref: (query: { token: string; email: string }) =>
-      `/new-password?${new URLSearchParams(query).toString()}`,
+    /** `welcome`: the link came with an invitation (the user has no password yet). */
+    getHref: ({ welcome, ...query }: { token: string; email: string; welcome?: '1' | undefined }) =>
+      `/new-password?${new URLSearchParams(welcome ? { ...query, welcome } : query).toString()}`,
   },
   successAuth: { path: '/success-auth', getHref: () => '/success-auth' },
   dashboard: {

@@ -54,6 +54,7 @@ describe('password reset', () => {
     expect(email).toMatchObject({ status: 'queued', kind: 'password_reset' });
     const link = linkFrom(email?.body ?? '');
     expect(link.pathname).toBe('/reset-link');
+    expect(link.searchParams.has('welcome')).toBe(false);
     const token = link.searchParams.get('token') ?? '';
     // Only a digest is stored.
     const [stored] = await t.db

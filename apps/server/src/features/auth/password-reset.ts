@@ -28,11 +28,20 @@ export function newLinkToken(): { token: string; hash: string } {
   return { token, hash: digest(token) };
 }
 
-/** The link of a reset or invitation e-mail: the web's reset landing route (spec §2). */
-export function passwordLink(context: AppContext, token: string, email: string): string {
+/**
+ * The link of a reset or invitation e-mail: the web's reset landing route (spec §2). An
+ * invitation's carries `welcome=1`, so the page greets a newcomer rather than offer a reset.
+ */
+export function passwordLink(
+  context: AppContext,
+  token: string,
+  email: string,
+  purpose: TokenPurpose = 'reset',
+): string {
   const link = new URL('/reset-link', context.config.appUrl);
   link.searchParams.set('token', token);
   link.searchParams.set('email', email);
+  if (purpose === 'invitation') link.searchParams.set('welcome', '1');
   return link.toString();
 }
 

@@ -174,6 +174,8 @@ describe('POST /users: invitations', () => {
     const link = linkOf(email?.body ?? '');
     expect(link.pathname).toBe('/reset-link');
     expect(link.searchParams.get('email')).toBe('person60@import.test');
+    // The page greets a newcomer rather than offer a reset.
+    expect(link.searchParams.get('welcome')).toBe('1');
     const token = link.searchParams.get('token') ?? '';
     const [stored] = await t.db
       .select({

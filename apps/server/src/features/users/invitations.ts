@@ -41,7 +41,7 @@ export async function inviteUsers(
       kind: 'invitation' as const,
       idempotencyKey: `invitation.${hash}`,
       subject: `You are invited to ${organization} on Imprest`,
-      body: `Hello ${user.fullname},\n\n${options.actor.fullname} invited you to ${organization} on Imprest, where you raise and retire imprest requests.\n\nChoose your password within ${invitationDays} days with this link:\n${passwordLink(context, token, user.email)}\n\nYour e-mail address signs you in: ${user.email}`,
+      body: `Hello ${user.fullname},\n\n${options.actor.fullname} invited you to ${organization} on Imprest, where you raise and retire imprest requests.\n\nChoose your password within ${invitationDays} days with this link:\n${passwordLink(context, token, user.email, 'invitation')}\n\nYour e-mail address signs you in: ${user.email}`,
     })),
   );
 }

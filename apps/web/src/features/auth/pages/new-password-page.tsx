@@ -1,4 +1,5 @@
 import { newPassword } from '@imprest/domain/api/auth.ts';
+import { minPasswordLength } from '@imprest/domain/constants.ts';
 import { Alert, Button, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -9,7 +10,10 @@ import { AuthLayout } from '../components/auth-layout.tsx';
 
 type NewPasswordValues = { password: string; confirmation: string };
 
-/** Route /new-password: choose a new password with the token of the reset link (spec §2). */
+/**
+ * Route /new-password: choose a new password with the token of the reset link (spec §2). Reached
+ * from an invitation (`welcome=1`), it greets a newcomer who has no password yet.
+ */
 export function NewPasswordPage() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
@@ -19,6 +23,7 @@ export function NewPasswordPage() {
   const [isMismatch, setIsMismatch] = useState(false);
   const token = searchParams.get('token') ?? '';
   const email = searchParams.get('email') ?? '';
+  const isWelcome = searchParams.get('welcome') === '1';
 
   if (!token) return <Navigate to={paths.signIn.getHref()} replace />;
 
@@ -36,14 +41,25 @@ export function NewPasswordPage() {
     }
     sendNewPassword(
       { token, email, password: values.password },
-      { onSuccess: () => void navigate(paths.successAuth.getHref(), { replace: true }) },
+      {
+        onSuccess: () =>
+          void navigate(paths.successAuth.getHref(), { replace: true, state: { isWelcome } }),
+      },
     );
   }
 
   return (
-    <AuthLayout title="New password">
-      <Typography.Title level={2}>Choose a new password</Typography.Title>
-      {email ? <Typography.Paragraph type="secondary">For {email}</Typography.Paragraph> : null}
+    <AuthLayout title={isWelcome ? 'Choose your password' : 'New password'}>
+      <Typography.Title level={2}>
+        {isWelcome ? 'Welcome to Imprest' : 'Choose a new password'}
+      </Typography.Title>
+      {isWelcome ? (
+        <Typography.Paragraph type="secondary">
+          Choose the password you will sign in with{email ? ` as ${email}` : ''}.
+        </Typography.Paragraph>
+      ) : email ? (
+        <Typography.Paragraph type="secondary">For {email}</Typography.Paragraph>
+      ) : null}
       {isMismatch ? (
         <Alert
           type="error"
@@ -73,6 +89,7 @@ export function NewPasswordPage() {
           label="New Password"
           name="password"
           rules={[{ required: true, message: 'Enter a new password' }]}
+          extra={`At least ${minPasswordLength} characters, and not a common password.`}
         >
           <Input.Password autoComplete="new-password" size="large" autoFocus />
         </Form.Item>
@@ -90,7 +107,7 @@ export function NewPasswordPage() {
           block
           loading={resetPassword.isPending}
         >
-          Reset Password
+          {isWelcome ? 'Set Password' : 'Reset Password'}
         </Button>
       </Form>
     </AuthLayout>

@@ -6,6 +6,7 @@ export function ResetLinkPage() {
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token') ?? '';
   const email = searchParams.get('email') ?? '';
+  const welcome = searchParams.get('welcome') === '1' ? '1' : undefined;
   if (!token) return <Navigate to={paths.signIn.getHref()} replace />;
-  return <Navigate to={paths.newPassword.getHref({ token, email })} replace />;
+  return <Navigate to={paths.newPassword.getHref({ token, email, welcome })} replace />;
 }

@@ -1,5 +1,5 @@
 import { Button, Result } from 'antd';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { useSession } from '../../../lib/session.tsx';
 import { paths } from '../../../paths.ts';
 import { AuthLayout } from '../components/auth-layout.tsx';
@@ -12,12 +12,19 @@ import { AuthLayout } from '../components/auth-layout.tsx';
 export function SuccessAuthPage() {
   const navigate = useNavigate();
   const { user, signOut } = useSession();
+  // A newcomer's first password (an invitation) is set, not changed.
+  const isWelcome = (useLocation().state as { isWelcome?: boolean } | null)?.isWelcome === true;
+  const title = isWelcome ? 'Password set' : 'Password changed';
   return (
-    <AuthLayout title="Password changed">
+    <AuthLayout title={title}>
       <Result
         status="success"
-        title="Password changed"
-        subTitle="Your new password is set. Sign in with it to continue."
+        title={title}
+        subTitle={
+          isWelcome
+            ? 'Your password is set. Sign in with it to start using Imprest.'
+            : 'Your new password is set. Sign in with it to continue.'
+        }
         extra={
           <Button
             type="primary"
