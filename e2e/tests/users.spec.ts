@@ -519,6 +519,9 @@ test('finance restricts a user, who sees the locked banner, then lifts it', asyn
   await userPage.goto('/dashboard/requests');
   await expect(userPage.getByTestId('page-title')).toHaveText('Requests');
   await expect(userPage.getByRole('button', { name: 'New Request' })).toHaveCount(0);
+  // Lifted while the page is connected, it is heard live. (A lift before the page connects is
+  // the next test's; this one once failed on CI, slowed, with the lift made as the page loaded.)
+  await expect(userPage.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
 
   await panel.getByRole('button', { name: 'Unrestrict User' }).click();
   await expect(panel.getByRole('button', { name: 'Restrict User' })).toBeVisible();
