@@ -1,14 +1,13 @@
 import type { UserResponse } from '@imprest/domain/api/users.ts';
-import { budgetCodesResponse } from '@imprest/domain/api/budgets.ts';
 import { roleListText } from '@imprest/domain/enums.ts';
 import { isAdmin, isFinance } from '@imprest/domain/permissions.ts';
 import { CheckCircleFilled, ClockCircleOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex } from 'antd';
 import { useNavigate } from 'react-router';
-import { apiRequest } from '../../../lib/api-client.ts';
 import { paths } from '../../../paths.ts';
 import { useMatrixVacancies } from '../../approval-matrix/api/get-matrix-vacancies.ts';
+import { lookUpBudgetCodes } from '../../requests/api/get-budget-codes.ts';
 
 /**
  * Whether the organisation has an active budget code: `GET budget/codes?limit=1`, one code at
@@ -17,9 +16,7 @@ import { useMatrixVacancies } from '../../approval-matrix/api/get-matrix-vacanci
 function useHasActiveBudget(isEnabled: boolean) {
   return useQuery({
     queryKey: ['budgets', 'codes', 'any active'],
-    queryFn: async () =>
-      (await apiRequest('budget/codes', { query: { limit: 1 }, schema: budgetCodesResponse }))
-        .budget_codes.length > 0,
+    queryFn: async () => (await lookUpBudgetCodes('', 1)).length > 0,
     enabled: isEnabled,
     staleTime: 0,
   });

@@ -11,9 +11,12 @@ export const budgetCodeLookupSize = 20;
  * GET budget/codes?search=&limit=: the first active codes matching what is typed (codes starting
  * with it first), or the first codes when nothing is typed.
  */
-export async function lookUpBudgetCodes(search: string): Promise<BudgetCodeEntry[]> {
+export async function lookUpBudgetCodes(
+  search: string,
+  limit = budgetCodeLookupSize,
+): Promise<BudgetCodeEntry[]> {
   const response = await apiRequest('budget/codes', {
-    query: { search: search || undefined, limit: budgetCodeLookupSize },
+    query: { search: search || undefined, limit },
     schema: budgetCodesResponse,
   });
   return response.budget_codes;
