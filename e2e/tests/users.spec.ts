@@ -587,6 +587,71 @@ test('a lock lifted before the page is connected still reaches it once it connec
   await context.close();
 });
 
+test('of two checks of the session in flight, the later one is shown, though the earlier renewed the token', async ({
+  browser,
+  request,
+}) => {
+  const password = 'Twochecks#2026x';
+  const user = await createUserThroughApi(request, {
+    fullname: `Two checks ${run}`,
+    email: `two.checks.${run}@example.org`,
+    password,
+  });
+  const financeToken = await apiToken(request, finance);
+  const restrict = async (isLocked: boolean) => {
+    const response = await request.post('/api/v1/users/restrict', {
+      headers: { Authorization: `Bearer ${financeToken}` },
+      data: { user_id: user.id, lock_status: isLocked },
+    });
+    expect(response.status(), await response.text()).toBe(200);
+  };
+  await restrict(true);
+
+  const context = await browser.newContext({ viewport: desktop });
+  const userPage = await context.newPage();
+  await signIn(userPage, user.email, password);
+  await expect(userPage.getByTestId('locked-banner')).toHaveText(messages.lockedAccount);
+  await expect(userPage.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
+  // A second later, the next check's token differs from the one the page holds.
+  await userPage.waitForTimeout(1_100);
+
+  // The first check (asked for by a change to the user) is answered while the lock still holds,
+  // and its answer is held back until the second check (asked for by the lift) is on its way.
+  // Both then arrive in the order they were sent, the earlier renewing the token first.
+  let firstAsked = () => {};
+  const isFirstAsked = new Promise<void>((resolve) => (firstAsked = resolve));
+  let releaseFirst = () => {};
+  const isFirstReleased = new Promise<void>((resolve) => (releaseFirst = resolve));
+  let checks = 0;
+  await userPage.route('**/api/v1/users/validate-token', async (route) => {
+    checks += 1;
+    if (checks === 1) {
+      const answer = await route.fetch();
+      firstAsked();
+      await isFirstReleased;
+      await route.fulfill({ response: answer });
+      return;
+    }
+    releaseFirst();
+    await userPage.waitForTimeout(300);
+    await route.continue();
+  });
+  const directorToken = await apiToken(request, director);
+  const renamed = await request.put('/api/v1/users', {
+    headers: { Authorization: `Bearer ${directorToken}` },
+    data: { user_id: user.id, fullname: `Two checks renamed ${run}` },
+  });
+  expect(renamed.status(), await renamed.text()).toBe(200);
+  await isFirstAsked;
+  await restrict(false);
+  await expect.poll(() => checks).toBe(2);
+
+  // The lift's answer came last and is the one shown: the banner goes.
+  await expect(userPage.getByTestId('locked-banner')).toHaveCount(0);
+  await expect(userPage.getByRole('button', { name: 'New Request' })).toBeVisible();
+  await context.close();
+});
+
 test('a page that missed nothing does not fetch its data again as its socket joins', async ({
   page,
 }) => {

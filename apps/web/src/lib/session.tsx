@@ -146,9 +146,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     endSession('idle');
   }, [endSession]);
 
-  const signIn = useCallback((auth: AuthResponse) => {
+  // This tab's checks of the session, numbered as sent, and the newest whose answer is shown; and
+  // the token this tab stored last. Two checks may be in flight at once (a change to the user
+  // heard live while the socket's catch-up asks): the later one's answer is the one to show,
+  // even when the earlier one, answered first, has renewed the token meanwhile.
+  const checks = useRef({ sent: 0, shown: 0, storedHere: null as string | null });
+
+  /** Stores a session and shows its user. */
+  const show = useCallback((auth: AuthResponse) => {
     // Someone else's kept input is never shown to this user.
     forgetDrafts(auth.user.id);
+    checks.current.storedHere = auth.token;
     writeSession(auth.token, auth.user);
     setOrganisationTimeZone(auth.time_zone);
     // A renewed token for the same user (the socket's catch-up as it joins, an update_user)
@@ -161,6 +169,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         : { user: auth.user, status: 'fulfilled', hasSignedOut: false },
     );
   }, []);
+
+  /** Signed in, or handed a new token (a password change): newer than any check still in flight. */
+  const signIn = useCallback(
+    (auth: AuthResponse) => {
+      checks.current.sent += 1;
+      checks.current.shown = checks.current.sent;
+      show(auth);
+    },
+    [show],
+  );
 
   /**
    * Follows the session stored for the browser, which another tab may have ended or replaced:
@@ -194,28 +212,37 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const revalidate = useCallback(
     async (pending?: { answer: Promise<AuthResponse>; token: string }) => {
       const sent = pending ? pending.token : readToken();
+      checks.current.sent += 1;
+      const check = checks.current.sent;
+      /** Another tab replaced the token since this check was sent (signed in, or renewed it). */
+      const isReplacedElsewhere = () =>
+        readToken() !== sent && readToken() !== checks.current.storedHere;
       try {
         const auth = await (pending ? pending.answer : validateToken());
         // Signed out while the check was on its way (Log Out right after the socket connected):
         // its answer is about a session that is over and must not sign the user in again.
         if (!readToken()) return;
-        // Another tab replaced the token meanwhile (signed in, or renewed it): what it stored is
-        // newer than this answer.
-        if (readToken() !== sent) {
+        // What another tab stored is newer than this answer.
+        if (isReplacedElsewhere()) {
           followStoredSession();
           return;
         }
+        // A later check's answer is shown already.
+        if (check < checks.current.shown) return;
+        checks.current.shown = check;
         // At cold start this swaps the loader for the whole signed-in page: a transition, so that
         // React draws it in slices that leave the main thread free (issue 13: Home's Total
         // Blocking Time) rather than in one task of a second or more on a phone.
-        startTransition(() => signIn(auth));
+        startTransition(() => show(auth));
       } catch (error) {
         if (!readToken()) return;
         // A refusal of a token another tab has since replaced says nothing about the new one.
-        if (readToken() !== sent) {
+        if (isReplacedElsewhere()) {
           followStoredSession();
           return;
         }
+        // Nor of one this tab has since replaced, with a later check's answer.
+        if (readToken() !== sent || check < checks.current.shown) return;
         if (isRejection(error)) {
           endSession('rejected');
           return;
@@ -229,7 +256,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         } else endSession('rejected');
       }
     },
-    [endSession, followStoredSession, signIn],
+    [endSession, followStoredSession, show],
   );
 
   const hasStarted = useRef(false);
