@@ -207,8 +207,21 @@ test('the owner retires a request with receipts; finance marks the change return
   await expect(form.getByLabel('Cost Code')).toHaveValue(/^6105 - /);
 
   const amount = form.getByLabel('Total Amount Spent');
+  // Under the amount, as it is typed: what it leaves to return, or how far it goes over.
+  const spentHint = form.getByText('Leave empty if nothing was spent.', { exact: true });
+  await expect(spentHint).toBeVisible();
+  await amount.fill('2100000');
+  await expect(
+    form.getByText('TZS 100,000 more than the amount received', { exact: true }),
+  ).toBeVisible();
+  await amount.fill('2000000');
+  await expect(
+    form.getByText('All of the amount received was spent: nothing to return.', { exact: true }),
+  ).toBeVisible();
   await amount.fill('1500000');
   await expect(amount).toHaveValue('1,500,000');
+  await expect(form.getByText('Cash to Return: TZS 500,000', { exact: true })).toBeVisible();
+  await expect(spentHint).toHaveCount(0);
   await form.getByLabel('Comments').fill('Bus fares and two nights; change returned in cash.');
   const area = page.getByTestId('file-upload-area');
   await area.locator('input[type="file"]').setInputFiles([
@@ -371,6 +384,7 @@ test('a rejected retirement is reopened by its owner, edited and submitted again
   await expect(amount).toHaveValue('800,000');
   await expect(form.getByLabel('Comments')).toHaveValue('Receipts kept by the office.');
   await amount.fill('750000');
+  await expect(form.getByText('Cash to Return: TZS 50,000', { exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Submit Retirement' }).click();
   await expect(page.getByText(texts.submitted, { exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Back to the retirement' }).click();

@@ -1,6 +1,6 @@
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
 import type { RetirementResponse } from '@imprest/domain/api/retirements.ts';
-import { parseRetirementAmount } from '@imprest/domain/retirements.ts';
+import { cashToReturn, parseRetirementAmount } from '@imprest/domain/retirements.ts';
 import { Alert, Button, Col, Flex, Form, Input, Row, Typography } from 'antd';
 import { useState } from 'react';
 import { AmountInput, formatTypedAmount } from '../../../components/amount-input.tsx';
@@ -44,6 +44,24 @@ const retirementDraftCodec = {
     return parsed.success ? parsed.data : null;
   },
 };
+
+/**
+ * What the amount typed leaves, under the field as the owner types: the cash to return (what the
+ * reviewer will mark as returned, spec §2), or how much more than received was spent. Nothing
+ * while the amount is not a number: the field's error says so.
+ */
+function spentHint(retirement: RetirementResponse, typed: string | undefined): string | null {
+  if (!typed?.trim()) return 'Leave empty if nothing was spent.';
+  const spent = parseRetirementAmount(typed);
+  if (Number.isNaN(spent)) return null;
+  const currency = retirement.amount_currency;
+  const leftOver = cashToReturn(retirement.amountReceived, spent);
+  if (leftOver > 0) return `${labels.cashToReturn}: ${formatAmount(leftOver, currency)}`;
+  // The same difference the other way round.
+  const over = cashToReturn(spent, retirement.amountReceived);
+  if (over > 0) return `${formatAmount(over, currency)} more than the amount received`;
+  return 'All of the amount received was spent: nothing to return.';
+}
 
 /** The form's values: a resubmission starts from what was submitted before (spec §4). */
 function initialValues(request: RequestResponse, retirement: RetirementResponse) {
@@ -95,6 +113,7 @@ export function RetirementEditForm({ request, retirement, onSubmitted }: Retirem
   }
 
   const half = { xs: 24, md: 12 };
+  const typedAmount = Form.useWatch('amount', form);
 
   return (
     <Form<RetirementFormValues>
@@ -151,7 +170,7 @@ export function RetirementEditForm({ request, retirement, onSubmitted }: Retirem
                 },
               },
             ]}
-            extra="Leave empty if nothing was spent."
+            extra={spentHint(retirement, typedAmount)}
           >
             <AmountInput
               placeholder="0"
