@@ -1,9 +1,10 @@
 import { auditActions, type AuditAction } from '@imprest/domain/audit.ts';
 import type { Role } from '@imprest/domain/enums.ts';
+import { isSuperAdmin } from '@imprest/domain/permissions.ts';
 
 /** Who reads the whole audit trail and downloads it: the director (issue 15). */
 export function canReadAuditTrail(actor: { role: Role }): boolean {
-  return actor.role === 'director';
+  return isSuperAdmin(actor.role);
 }
 
 /** Sign-ins, failed sign-ins and password events: when and how someone gets in. */

@@ -9,12 +9,21 @@ import { useDownloadAudit } from '../api/download-audit.ts';
 import { useAuditEvents, type AuditFilters } from '../api/get-audit-events.ts';
 import { AuditFiltersBar } from '../components/audit-filters.tsx';
 import { AuditTable } from '../components/audit-table.tsx';
+import { DirectorOnly } from '../components/director-only.tsx';
 
 /**
  * The director's Audit page (issue 15): who did what, when, from where — filtered by person,
  * action, object and dates, newest first, older events on demand, and the same as a spreadsheet.
  */
 export function AuditPage() {
+  return (
+    <DirectorOnly>
+      <AuditTrail />
+    </DirectorOnly>
+  );
+}
+
+function AuditTrail() {
   const { message } = App.useApp();
   const [filters, setFilters] = useState<AuditFilters>({});
   const events = useAuditEvents(filters);
