@@ -672,7 +672,7 @@ test("finance's View retirements after Request Retirement lists the retirement i
   await finance.context().close();
 });
 
-test('on a phone, each retirement row says what was requested and by when', async ({
+test('on a phone, each retirement row says what was requested, for what and by when', async ({
   page,
   request,
 }) => {
@@ -685,6 +685,7 @@ test('on a phone, each retirement row says what was requested and by when', asyn
   for (const amount of ['TZS 611,000', 'TZS 622,000']) {
     const row = rows.filter({ hasText: amount });
     await expect(row).toHaveCount(1);
+    await expect(row.getByTestId('retirement-row-facts')).toContainText(`Procurement${amount}`);
     await expect(row.getByTestId('retirement-row-facts')).toContainText(/Due \d{2}\/\d{2}\/\d{4}/);
     await expectUnclipped(row.getByTestId('retirement-row-facts'));
   }

@@ -58,6 +58,7 @@ export function RetirementsTable({
             <RowOpenButton onOpen={() => onOpen(retirement)}>{name}</RowOpenButton>
             {/* The columns a phone leaves out, so two retirements of one owner can be told apart. */}
             <div className="retirement-row-facts" data-testid="retirement-row-facts">
+              <div>{purposeLabel(retirement.purpose)}</div>
               <div>{formatAmount(retirement.amount_requested, retirement.amount_currency)}</div>
               <div>
                 <RetirementDate retirement={retirement} />
