@@ -12,7 +12,7 @@ import {
   type StaffedOrganization,
 } from '../../../test/factories/organizations.ts';
 import { buildStoredRetirement } from '../../../test/factories/locking.ts';
-import { requestBody, review, submitted } from '../../../test/factories/requests.ts';
+import { futureDay, requestBody, review, submitted } from '../../../test/factories/requests.ts';
 import {
   attachRetirement,
   reviewedRetirement,
@@ -139,10 +139,15 @@ describe('who hears what', () => {
 
   it("tells the first step's reviewers of a submission, never the owner or another organisation", async () => {
     const mark = smtp.received.length;
+    const expenditureDay = futureDay(9);
     const request = await submitted(
       t.app,
       org.staff,
-      requestBody(org.budget.code, { amount_requested: 1_500_000 }),
+      requestBody(org.budget.code, {
+        amount_requested: 1_500_000,
+        expenditure_date: expenditureDay,
+        expenditure_justification: `Field visit to the Tanga stem park. ${'Mileage and per diem. '.repeat(20)}`,
+      }),
     );
     requestId = request.id;
     const box = await settledInbox(mark);
@@ -156,6 +161,12 @@ describe('who hears what', () => {
     expect(raw).toMatch(/Content-Type: text\/html/);
     expect(raw).toMatch(/Content-Type: text\/plain/);
     expect(raw).toMatch(/6105 - Field operations/);
+    // When and why, for the reviewer to weigh: the justification quoted up to 300 characters.
+    const [year, month, day] = expenditureDay.split('-');
+    expect(raw).toContain(`Expenditure date: ${day}/${month}/${year}`);
+    const quoted = /^Justification: (.*)$/m.exec(raw)?.[1] ?? '';
+    expect(quoted).toMatch(/^Field visit to the Tanga stem park\. Mileage and per diem\. .*…$/);
+    expect(Array.from(quoted)).toHaveLength(300);
     await saveHtmlOf('01-review-requested', org.finance, 'review_requested');
   });
 

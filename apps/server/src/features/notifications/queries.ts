@@ -99,6 +99,9 @@ export type RequestNotice = {
   budgetCode: string;
   budgetName: string;
   approvalNumber: string | null;
+  /** YYYY-MM-DD. */
+  expenditureDate: string;
+  justification: string;
   status: string;
   isCascading: boolean;
   /**
@@ -139,6 +142,8 @@ const requestNoticeColumns = {
   budgetCode: requests.budget_code,
   budgetName: budgets.name,
   approvalNumber: requests.approval_number,
+  expenditureDate: requests.expenditure_date,
+  justification: requests.expenditure_justification,
   status: requests.current_status,
   isCascading: requests.cascading_notification,
   answeredBy: requests.answered_by,

@@ -80,6 +80,8 @@ function factsOf(notice: RequestNotice): RequestFacts {
     budgetCode: notice.budgetCode,
     budgetName: notice.budgetName,
     approvalNumber: notice.approvalNumber,
+    expenditureDate: notice.expenditureDate,
+    justification: notice.justification,
   };
 }
 

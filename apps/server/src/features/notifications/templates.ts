@@ -26,6 +26,9 @@ export type RequestFacts = {
   budgetCode: string;
   budgetName: string;
   approvalNumber: string | null;
+  /** YYYY-MM-DD. */
+  expenditureDate: string;
+  justification: string;
 };
 
 /** Escapes text for HTML element content and attribute values. */
@@ -120,6 +123,26 @@ ${items.map((item) => `<li style="margin:0 0 6px"><a href="${escapeHtml(item.url
   return { subject: layout.subject, text, html };
 }
 
+/** How much of a request's justification a reviewer's e-mail quotes; the request holds it all. */
+const justificationQuoted = 300;
+
+/** What a reviewer decides on beyond the request's essentials: when, and why. */
+function reviewFactRows(facts: RequestFacts): [string, string][] {
+  // By characters, not UTF-16 units, so an emoji is never cut in half.
+  const characters = Array.from(facts.justification.trim());
+  const justification =
+    characters.length > justificationQuoted
+      ? `${characters
+          .slice(0, justificationQuoted - 1)
+          .join('')
+          .trimEnd()}…`
+      : characters.join('');
+  return [
+    ['Expenditure date', dayText(facts.expenditureDate)],
+    ...(justification ? ([['Justification', justification]] as [string, string][]) : []),
+  ];
+}
+
 function link(appUrl: string, path: string): string {
   return new URL(path, appUrl).toString();
 }
@@ -151,7 +174,7 @@ export function reviewRequestedEmail(options: {
       ? webPaths.request(facts.requestId)
       : webPaths.retirement(facts.requestId),
   );
-  const facts2 = requestFactRows(facts);
+  const facts2 = [...requestFactRows(facts), ...reviewFactRows(facts)];
   if (subject === 'retirement' && options.amountSpent != null)
     facts2.push(['Amount spent', amountWithCurrency(options.amountSpent, facts.currency)]);
   return render({
