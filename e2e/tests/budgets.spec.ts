@@ -165,16 +165,22 @@ test('finance creates, finds, edits, archives, re-activates and downloads a budg
     const sheet = workbook.worksheets[0];
     expect(sheet).toBeDefined();
     const header = (sheet?.getRow(1).values as unknown[]).slice(1);
+    // The columns of Settings' Download Requests, for this budget's requests.
     expect(header).toEqual([
-      'Approval Number',
       'Name',
       'Department',
       'Purpose',
-      'Expenditure Date',
+      'Supplier',
+      'Expenditure date',
       'Amount',
       'Currency',
+      'Amount (TZS)',
+      'Budget code',
+      'Payment mode',
       'Status',
-      'Created At',
+      'Approval number',
+      'Justification',
+      'Created',
     ]);
     await expect(page.getByText('Failed to download')).toHaveCount(0);
   });

@@ -15,7 +15,7 @@ test('finance downloads the requests and the retirements from Settings, once a d
   page.on('download', (download) => downloads.push(download.suggestedFilename()));
 
   for (const [button, header] of [
-    ['Download Requests', ['Name', 'Purpose', 'Expenditure date']],
+    ['Download Requests', ['Name', 'Department', 'Purpose', 'Supplier', 'Expenditure date']],
     ['Download Retirements', ['Name']],
   ] as const) {
     await test.step(`${button}, double-clicked, saves one spreadsheet`, async () => {

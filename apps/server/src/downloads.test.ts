@@ -96,13 +96,13 @@ describe("times in the downloads are the organisation's clock", () => {
     expect(value.toISOString()).toBe(wallClockInDar.toISOString());
   });
 
-  it("the budget download's 'Created At' shows the moment in the organisation's time zone", async () => {
+  it("the budget download's 'Created' shows the moment in the organisation's time zone", async () => {
     const sheet = await sheetOf(org.finance, `budget/download/${org.budget.code}`);
     const idRow = sheet
       .getRows(2, sheet.rowCount - 1)
       ?.find((row) => row.getCell(columnOf(sheet, 'Name')).value === 'Asha Staff');
     if (!idRow) throw new Error('no row of Asha Staff');
-    const value = idRow.getCell(columnOf(sheet, 'Created At')).value as Date;
+    const value = idRow.getCell(columnOf(sheet, 'Created')).value as Date;
     expect(value.toISOString()).toBe(wallClockInDar.toISOString());
   });
 });

@@ -81,6 +81,13 @@ export const baseCurrency: Currency = 'tzs';
 export const paymentMethods = ['cash', 'bank_transfer', 'cheque'] as const;
 export type PaymentMethod = (typeof paymentMethods)[number];
 
+/** Means of payment as people read them: on the pages and in downloads. */
+export const paymentMethodLabels: Record<PaymentMethod, string> = {
+  cash: 'Cash',
+  bank_transfer: 'Bank Transfer',
+  cheque: 'Cheque',
+};
+
 export const taxModes = ['taxInclusive', 'taxExclusive'] as const;
 export type TaxMode = (typeof taxModes)[number];
 

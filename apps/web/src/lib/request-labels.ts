@@ -1,9 +1,9 @@
 import {
   departmentLabels,
   labelOf,
+  paymentMethodLabels,
   requestCategoryLabels,
   type Currency,
-  type PaymentMethod,
   type StatusFilter,
   type TaxMode,
 } from '@imprest/domain/enums.ts';
@@ -21,11 +21,7 @@ export function currencyLabel(currency: Currency | string): string {
   return currency.toUpperCase();
 }
 
-export const paymentMethodLabels: Record<PaymentMethod, string> = {
-  cash: 'Cash',
-  bank_transfer: 'Bank Transfer',
-  cheque: 'Cheque',
-};
+export { paymentMethodLabels };
 
 export const taxModeLabels: Record<TaxMode, string> = {
   taxInclusive: 'Tax Inclusive',

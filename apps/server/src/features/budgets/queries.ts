@@ -30,7 +30,6 @@ import {
   requests,
   retirements,
 } from '../../db/schema.ts';
-import { keysetPosition, olderThan, type BatchOptions } from '../requests/queries.ts';
 import { committingStatuses, type BudgetRow } from './ledger.ts';
 
 /** A budget with its committed amount (NUMERIC text) and its number of requests. */
@@ -306,25 +305,21 @@ export async function listActiveBudgets(
   return [...first, ...rest];
 }
 
+/** What a budget's page lists of each request (its download is the requests download's). */
 const budgetRequestColumns = {
   id: requests.id,
   request_owner_name: requests.request_owner_name,
-  department: requests.department,
   purpose: requests.purpose,
   expenditure_date: requests.expenditure_date,
   amount_requested: requests.amount_requested,
   amount_currency: requests.amount_currency,
   current_status: requests.current_status,
   approval_number: requests.approval_number,
-  created_at: requests.created_at,
-  /** created_at to the microsecond (a Date keeps only milliseconds), to continue a batch from. */
-  position: keysetPosition(requests),
 };
 
 type BudgetRequestsOptions = {
   budgetId: string;
   limit: number;
-  after?: BatchOptions['after'];
   /** Only this owner's requests: a caller who may not read everyone's (decisions §8, §9). */
   ownerId?: string;
 };
@@ -360,24 +355,9 @@ function prepareBudgetRequests(byOwner: boolean) {
 /** [everyone's, one owner's]. */
 const budgetRequestsQueries = [prepareBudgetRequests(false), prepareBudgetRequests(true)] as const;
 
-/**
- * Requests on a budget, newest first (newest version of each). `after` (the `position` and id of
- * the last row of the previous batch) continues from there, so a download reads any number of them
- * in bounded memory.
- */
+/** A budget's newest requests, newest first (the newest version of each). */
 export async function budgetRequests(db: Executor, options: BudgetRequestsOptions) {
-  const { after } = options;
-  if (!after) return budgetRequestsQueries[options.ownerId ? 1 : 0](db).execute(options);
-  return selectBudgetRequests(
-    db,
-    and(
-      eq(requests.budget_id, options.budgetId),
-      eq(requests.is_latest, true),
-      options.ownerId ? eq(requests.request_owner_id, options.ownerId) : undefined,
-      olderThan(requests, after),
-    ),
-    options.limit,
-  );
+  return budgetRequestsQueries[options.ownerId ? 1 : 0](db).execute(options);
 }
 
 export type BudgetRequestRow = Awaited<ReturnType<typeof budgetRequests>>[number];

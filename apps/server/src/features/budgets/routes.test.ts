@@ -978,12 +978,14 @@ describe('GET /budget/download/:code', () => {
     const sheet = workbook.worksheets[0];
     if (!sheet) throw new Error('no sheet');
     expect(sheet.rowCount).toBe(3);
-    expect(sheet.getRow(1).getCell(4).value).toBe('Purpose');
+    // The columns of the requests download (features/requests/spreadsheet.ts).
+    expect(sheet.getRow(1).getCell(3).value).toBe('Purpose');
+    expect(sheet.getRow(1).getCell(11).value).toBe('Status');
     // The department, purpose and status in the words the pages use, not their stored keys.
-    expect(sheet.getRow(2).getCell(3).value).toBe('Engineering');
-    expect(sheet.getRow(2).getCell(4).value).toBe('Meals');
-    expect(sheet.getRow(2).getCell(8).value).toBe('Approved');
-    expect(sheet.getRow(3).getCell(8).value).toBe('Pending');
+    expect(sheet.getRow(2).getCell(2).value).toBe('Engineering');
+    expect(sheet.getRow(2).getCell(3).value).toBe('Meals');
+    expect(sheet.getRow(2).getCell(11).value).toBe('Approved');
+    expect(sheet.getRow(3).getCell(11).value).toBe('Pending');
     expect(sheet.getRow(2).getCell(6).value).toBe(99);
     expect(sheet.getRow(3).getCell(6).value).toBe(1234.5);
     expect(sheet.getRow(3).getCell(7).value).toBe('TZS');

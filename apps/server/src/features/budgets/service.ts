@@ -23,10 +23,6 @@ import {
   visibleBudgetDepartments,
 } from '@imprest/domain/budgets.ts';
 import {
-  departmentLabels,
-  labelOf,
-  requestCategoryLabels,
-  requestStatusLabels,
   type Branch,
   type BudgetCategory,
   type BudgetStatus,
@@ -43,6 +39,7 @@ import { sqlState, sqlStateOf } from '../../lib/database-errors.ts';
 import { assertIfMatch } from '../../lib/entity-tag.ts';
 import { AppError } from '../../lib/errors.ts';
 import { canListAllRequests } from '../requests/policy.ts';
+import { requestsWorkbook } from '../requests/spreadsheet.ts';
 import { availableOf, lockBudget, type BudgetRow } from './ledger.ts';
 import { authorizeBudget } from './policy.ts';
 import {
@@ -69,7 +66,6 @@ import {
   updateBudgetRow,
   type BudgetWithTotals,
 } from './queries.ts';
-import { dayValue, streamWorkbook, wallClockIn, type SheetColumn } from '../../lib/workbook.ts';
 
 type BudgetValues = Pick<
   typeof budgets.$inferInsert,
@@ -435,51 +431,6 @@ export async function removeBudget(
 /** Rows read per query while writing a download: bounded memory for any number of requests. */
 export const downloadBatchSize = 1000;
 
-const downloadColumns: SheetColumn[] = [
-  { header: 'Approval Number', key: 'approval_number', width: 18 },
-  { header: 'Name', key: 'request_owner_name', width: 28 },
-  { header: 'Department', key: 'department', width: 18 },
-  { header: 'Purpose', key: 'purpose', width: 22 },
-  {
-    header: 'Expenditure Date',
-    key: 'expenditure_date',
-    width: 16,
-    style: { numFmt: 'dd/mm/yyyy' },
-  },
-  { header: 'Amount', key: 'amount_requested', width: 18, style: { numFmt: '#,##0.00' } },
-  { header: 'Currency', key: 'amount_currency', width: 10 },
-  { header: 'Status', key: 'current_status', width: 14 },
-  { header: 'Created At', key: 'created_at', width: 20, style: { numFmt: 'dd/mm/yyyy hh:mm' } },
-];
-
-/** The requests of a budget as a streamed xlsx, oldest first, a batch at a time. */
-function requestsWorkbook(context: AppContext, budget: BudgetRow): Readable {
-  return streamWorkbook<Awaited<ReturnType<typeof budgetRequests>>[number]>({
-    sheetName: `Budget ${budget.code}`,
-    columns: downloadColumns,
-    batchSize: downloadBatchSize,
-    batch: ({ after, limit }) =>
-      budgetRequests(context.db, {
-        budgetId: budget.id,
-        limit,
-        after: after ? { position: after.position, id: after.id } : undefined,
-      }),
-    row: (row) => {
-      const request = presentBudgetRequest(row);
-      return {
-        ...request,
-        // In the words the pages use, as the other downloads write them.
-        department: labelOf(departmentLabels, row.department),
-        purpose: labelOf(requestCategoryLabels, request.purpose),
-        current_status: labelOf(requestStatusLabels, request.current_status),
-        amount_currency: request.amount_currency.toUpperCase(),
-        expenditure_date: dayValue(request.expenditure_date),
-        created_at: wallClockIn(row.created_at, context.config.orgTimezone),
-      };
-    },
-  });
-}
-
 /**
  * The requests of a budget as an xlsx file (finance only). Checks access before the first byte,
  * then streams the workbook as it is written; a failure midway ends the stream with an error.
@@ -489,5 +440,13 @@ export async function downloadBudgetRequests(
   options: { actor: Actor; code: string },
 ): Promise<{ filename: string; stream: Readable }> {
   const budget = await visibleBudget(context, { ...options, action: 'download' });
-  return { filename: `${budget.code}-requests.xlsx`, stream: requestsWorkbook(context, budget) };
+  // The columns of the requests download (features/requests/spreadsheet.ts), for one budget.
+  const stream = requestsWorkbook(context.db, {
+    organizationId: budget.organization_id,
+    budgetId: budget.id,
+    timeZone: context.config.orgTimezone,
+    sheetName: `Budget ${budget.code}`,
+    batchSize: downloadBatchSize,
+  });
+  return { filename: `${budget.code}-requests.xlsx`, stream };
 }

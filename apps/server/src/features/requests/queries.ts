@@ -624,6 +624,8 @@ export function keysetPosition(table: { created_at: PgColumn }) {
 export type BatchOptions = {
   organizationId: string;
   ownerId?: string;
+  /** Only the requests on this budget (a budget's download). */
+  budgetId?: string;
   after?: { position: string; id: string };
   limit: number;
 };
@@ -637,13 +639,18 @@ const sheetColumns = {
   id: requests.id,
   position: keysetPosition(requests),
   request_owner_name: requests.request_owner_name,
+  department: requests.department,
   purpose: requests.purpose,
+  name_of_establishment: requests.name_of_establishment,
   expenditure_date: requests.expenditure_date,
   amount_requested: requests.amount_requested,
   amount_currency: requests.amount_currency,
+  amount_base: requests.amount_base,
   budget_code: requests.budget_code,
+  payment_mode: requests.payment_mode,
   current_status: requests.current_status,
   approval_number: requests.approval_number,
+  expenditure_justification: requests.expenditure_justification,
   created_at: requests.created_at,
 };
 export type RequestSheetRow = Awaited<ReturnType<typeof requestBatch>>[number];
@@ -655,6 +662,7 @@ export async function requestBatch(db: Executor, options: BatchOptions) {
     eq(requests.is_latest, true),
   ];
   if (options.ownerId) conditions.push(eq(requests.request_owner_id, options.ownerId));
+  if (options.budgetId) conditions.push(eq(requests.budget_id, options.budgetId));
   if (options.after) conditions.push(olderThan(requests, options.after));
   return db
     .select(sheetColumns)

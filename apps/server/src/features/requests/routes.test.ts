@@ -580,26 +580,39 @@ describe('lists, counts and downloads', () => {
     const header = sheet?.getRow(1).values as unknown[];
     expect(header.slice(1)).toEqual([
       'Name',
+      'Department',
       'Purpose',
+      'Supplier',
       'Expenditure date',
       'Amount',
       'Currency',
+      'Amount (TZS)',
       'Budget code',
+      'Payment mode',
       'Status',
       'Approval number',
+      'Justification',
       'Created',
     ]);
     expect(sheet?.rowCount).toBe(5);
     const first = sheet?.getRow(2).values as unknown[];
-    expect(first.slice(1, 8)).toEqual([
+    expect(first.slice(1, 14)).toEqual([
       'Neema Owner',
-      // The purpose and status in the words the pages use, not their stored keys.
+      // The department, purpose, payment mode and status in the words the pages use, not their
+      // stored keys.
+      'Engineering',
       'Procurement',
+      'Dar Express',
       expect.any(Date),
       400,
       'TZS',
+      400,
       '5001',
+      'Cash',
       'On progress',
+      // No approval number yet: an empty cell.
+      undefined,
+      'Field visit to the Tanga stem park',
     ]);
   });
 
