@@ -273,6 +273,7 @@ describe('GET /retirement/download/{role}', () => {
       'Amount spent',
       'Currency',
       'Status',
+      'Cash to return',
       'Cash returned',
     ]);
     expect(rows).toHaveLength(1 + 17);
@@ -287,9 +288,12 @@ describe('GET /retirement/download/{role}', () => {
       7_500,
       'TZS',
       'Approved',
+      500,
       'No',
     ]);
     expect(rows[2]?.[9]).toBe('Not Submitted');
+    // Nothing spent reported yet: no cash to return either.
+    expect(rows[2]?.[10]).toBeUndefined();
   });
 
   it('streams the whole organisation in admin mode, and refuses staff with 403', async () => {

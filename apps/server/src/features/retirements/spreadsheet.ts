@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { labelOf, requestCategoryLabels, retirementStatusLabels } from '@imprest/domain/enums.ts';
+import { cashToReturn } from '@imprest/domain/retirements.ts';
 import type { Executor } from '../../db/client.ts';
 import { dayValue, streamWorkbook, wallClockIn } from '../../lib/workbook.ts';
 import { retirementBatch, type RetirementSheetRow } from './queries.ts';
@@ -28,6 +29,8 @@ export function retirementsWorkbook(
       { header: 'Amount spent', key: 'spent', width: 18, style: { numFmt: '#,##0.00' } },
       { header: 'Currency', key: 'currency', width: 10 },
       { header: 'Status', key: 'status', width: 14 },
+      // What was left over, as the form and the reviewer see it, beside whether it came back.
+      { header: 'Cash to return', key: 'to_return', width: 16, style: { numFmt: '#,##0.00' } },
       { header: 'Cash returned', key: 'funds_returned', width: 14 },
     ],
     batch: (position) => retirementBatch(db, { ...filter, ...position }),
@@ -42,6 +45,11 @@ export function retirementsWorkbook(
       spent: row.amount_spent === null ? '' : Number(row.amount_spent),
       currency: row.amount_currency.toUpperCase(),
       status: labelOf(retirementStatusLabels, row.status),
+      // Nothing spent reported yet: nothing to say.
+      to_return:
+        row.amount_spent === null
+          ? ''
+          : cashToReturn(Number(row.amount_received), Number(row.amount_spent)),
       funds_returned: row.is_funds_returned ? 'Yes' : 'No',
     }),
   });
