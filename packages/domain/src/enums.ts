@@ -23,10 +23,15 @@ export const roleLabels: Record<Role, string> = {
   board_chairman: 'Board Chairman',
 };
 
-const conjunction = new Intl.ListFormat('en-GB', { type: 'conjunction' });
+/**
+ * Made on first use, not as the module loads: the first Intl object a page makes loads the
+ * browser's locale data (30–80 ms on this machine), which the sign-in page never needs (issue 13).
+ */
+let conjunction: Intl.ListFormat | undefined;
 
 /** Positions as British English lists them: "Finance Officer and Executive Secretary". */
 export function roleListText(roles: readonly Role[]): string {
+  conjunction ??= new Intl.ListFormat('en-GB', { type: 'conjunction' });
   return conjunction.format(roles.map((role) => roleLabels[role]));
 }
 

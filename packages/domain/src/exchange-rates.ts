@@ -26,10 +26,12 @@ export const exchangeRateRangeMessage = 'Rates must be between 1 and 100,000 tzs
 /** Decimals a rate may have (the column is NUMERIC(18,6)). */
 export const exchangeRateDecimals = 6;
 
-const rateFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: exchangeRateDecimals });
+/** Made on first use, not as the module loads (see roleListText in enums.ts). */
+let rateFormat: Intl.NumberFormat | undefined;
 
 /** A rate with thousands separators and every decimal it keeps (docs/decisions/0013). */
 export function formatRate(rate: number | string): string {
+  rateFormat ??= new Intl.NumberFormat('en-GB', { maximumFractionDigits: exchangeRateDecimals });
   return rateFormat.format(Number(rate));
 }
 

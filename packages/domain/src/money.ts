@@ -88,11 +88,15 @@ export function isMoreMoney(a: string | number, b: string | number): boolean {
   return toCents(a) > toCents(b);
 }
 
-/** Thousands separators and at most two decimals, made once (a formatter a call costs, issue 13). */
-const amountFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 });
+/**
+ * Thousands separators and at most two decimals, made once (a formatter a call costs, issue 13),
+ * on first use rather than as the module loads (see roleListText in enums.ts).
+ */
+let amountFormat: Intl.NumberFormat | undefined;
 
 /** A number as Imprest writes amounts (spec §9): thousands separators, "1,234.5". */
 export function formatAmountNumber(amount: string | number): string {
+  amountFormat ??= new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 });
   return amountFormat.format(Number(amount));
 }
 
