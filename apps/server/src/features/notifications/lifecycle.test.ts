@@ -124,11 +124,13 @@ async function setCascading(isCascading: boolean): Promise<void> {
 }
 
 async function saveHtmlOf(name: string, to: TestUser, kind: string): Promise<void> {
-  const [row] = await t.db
+  // The latest of its kind to that person: the e-mail the test has just seen sent.
+  const row = await t.db
     .select()
     .from(emailOutbox)
     .where(eq(emailOutbox.to_address, to.email))
-    .then((rows) => rows.filter((candidate) => candidate.kind === kind));
+    .orderBy(emailOutbox.created_at)
+    .then((rows) => rows.filter((candidate) => candidate.kind === kind).at(-1));
   if (!row?.html) throw new Error(`no ${kind} e-mail to ${to.email}`);
   await saveEmailHtml(name, row.html);
 }
@@ -237,6 +239,11 @@ describe('who hears what', () => {
       [org.finance, [/^A retirement awaits your review/]],
       [org.finance2, [/^A retirement awaits your review/]],
     ]);
+    // What the reviewer weighs: spent, left to return (1,500,000 received), the owner's word.
+    const raw = await rawTo(org.finance, /^A retirement awaits your review/);
+    expect(raw).toContain('Amount spent: TZS 1,400,000');
+    expect(raw).toContain('Cash to return: TZS 100,000');
+    expect(raw).toContain('Comments: Receipts attached');
     await saveHtmlOf('04-retirement-review-requested', org.finance, 'review_requested');
 
     mark = smtp.received.length;

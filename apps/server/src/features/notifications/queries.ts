@@ -182,7 +182,10 @@ export type RetirementNotice = RequestNotice & {
   retirementOwnerId: string;
   retirementStatus: string;
   dueDate: string;
+  amountReceived: string;
   amountSpent: string | null;
+  /** The owner's comments for the reviewers. */
+  retirementComments: string | null;
   round: number;
 };
 
@@ -205,7 +208,9 @@ const retirementNoticeQuery = preparedOnce((db: Executor) =>
       retirementOwnerId: retirements.retirement_owner_id,
       retirementStatus: retirements.status,
       dueDate: retirements.due_date,
+      amountReceived: retirements.amount_received,
       amountSpent: retirements.amount_spent,
+      retirementComments: retirements.comments,
       round: retirements.submissions,
       answeredBy: answeredInRound(retirements.id, retirements.submissions),
       // The current round's chain.

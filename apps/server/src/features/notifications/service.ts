@@ -143,7 +143,14 @@ async function reviewerNotices(
         step,
         role: role ?? '',
         isUpcoming: kind === 'review_upcoming',
-        amountSpent: 'amountSpent' in notice ? notice.amountSpent : null,
+        retirement:
+          'retirementId' in notice
+            ? {
+                amountReceived: notice.amountReceived,
+                amountSpent: notice.amountSpent,
+                comments: notice.retirementComments ?? '',
+              }
+            : undefined,
         onBehalfOfName,
       });
     return [

@@ -3,7 +3,7 @@ import { amountWithCurrency } from '@imprest/domain/money.ts';
 import { labelOf, requestCategoryLabels, roleLabels } from '@imprest/domain/enums.ts';
 import type { RetirementMilestone } from '@imprest/domain/notifications.ts';
 import { reviewerTitle } from '@imprest/domain/requests.ts';
-import { retirementWarningMessages } from '@imprest/domain/retirements.ts';
+import { cashToReturn, retirementWarningMessages } from '@imprest/domain/retirements.ts';
 
 /** A rendered e-mail: subject, plain text and HTML. */
 export type RenderedEmail = { subject: string; text: string; html: string };
@@ -126,20 +126,40 @@ ${items.map((item) => `<li style="margin:0 0 6px"><a href="${escapeHtml(item.url
 /** How much of a request's justification a reviewer's e-mail quotes; the request holds it all. */
 const justificationQuoted = 300;
 
+/** Someone's text, trimmed, quoted up to `justificationQuoted` characters, with … when cut. */
+function quoted(text: string): string {
+  // By characters, not UTF-16 units, so an emoji is never cut in half.
+  const characters = Array.from(text.trim());
+  if (characters.length <= justificationQuoted) return characters.join('');
+  return `${characters
+    .slice(0, justificationQuoted - 1)
+    .join('')
+    .trimEnd()}…`;
+}
+
 /** What a reviewer decides on beyond the request's essentials: when, and why. */
 function reviewFactRows(facts: RequestFacts): [string, string][] {
-  // By characters, not UTF-16 units, so an emoji is never cut in half.
-  const characters = Array.from(facts.justification.trim());
-  const justification =
-    characters.length > justificationQuoted
-      ? `${characters
-          .slice(0, justificationQuoted - 1)
-          .join('')
-          .trimEnd()}…`
-      : characters.join('');
+  const justification = quoted(facts.justification);
   return [
     ['Expenditure date', dayText(facts.expenditureDate)],
     ...(justification ? ([['Justification', justification]] as [string, string][]) : []),
+  ];
+}
+
+/** What a retirement's reviewer weighs: what was spent, what is left to return, the owner's word. */
+function retirementFactRows(
+  retirement: { amountReceived: string; amountSpent: string | null; comments: string },
+  currency: string,
+): [string, string][] {
+  if (retirement.amountSpent === null) return [];
+  const leftOver = cashToReturn(Number(retirement.amountReceived), Number(retirement.amountSpent));
+  const comments = quoted(retirement.comments);
+  return [
+    ['Amount spent', amountWithCurrency(retirement.amountSpent, currency)],
+    ...(leftOver > 0
+      ? ([['Cash to return', amountWithCurrency(leftOver, currency)]] as [string, string][])
+      : []),
+    ...(comments ? ([['Comments', comments]] as [string, string][]) : []),
   ];
 }
 
@@ -160,7 +180,8 @@ export function reviewRequestedEmail(options: {
   step: number;
   role: string;
   isUpcoming: boolean;
-  amountSpent?: string | null;
+  /** A retirement's figures and the owner's comments, for its reviewers. */
+  retirement?: { amountReceived: string; amountSpent: string | null; comments: string };
   /** The delegator the recipient reviews for, as their delegate (issue 15). */
   onBehalfOfName?: string | null;
 }): RenderedEmail {
@@ -174,9 +195,13 @@ export function reviewRequestedEmail(options: {
       ? webPaths.request(facts.requestId)
       : webPaths.retirement(facts.requestId),
   );
-  const facts2 = [...requestFactRows(facts), ...reviewFactRows(facts)];
-  if (subject === 'retirement' && options.amountSpent != null)
-    facts2.push(['Amount spent', amountWithCurrency(options.amountSpent, facts.currency)]);
+  const facts2 = [
+    ...requestFactRows(facts),
+    ...reviewFactRows(facts),
+    ...(subject === 'retirement' && options.retirement
+      ? retirementFactRows(options.retirement, facts.currency)
+      : []),
+  ];
   return render({
     organizationName: facts.organizationName,
     subject: options.isUpcoming
