@@ -123,16 +123,16 @@ ${items.map((item) => `<li style="margin:0 0 6px"><a href="${escapeHtml(item.url
   return { subject: layout.subject, text, html };
 }
 
-/** How much of a request's justification a reviewer's e-mail quotes; the request holds it all. */
-const justificationQuoted = 300;
+/** How much of a justification or a comment a reviewer's e-mail quotes; the record holds it all. */
+const quotedCharacters = 300;
 
-/** Someone's text, trimmed, quoted up to `justificationQuoted` characters, with … when cut. */
+/** Someone's text, trimmed, quoted up to `quotedCharacters` characters, with … when cut. */
 function quoted(text: string): string {
   // By characters, not UTF-16 units, so an emoji is never cut in half.
   const characters = Array.from(text.trim());
-  if (characters.length <= justificationQuoted) return characters.join('');
+  if (characters.length <= quotedCharacters) return characters.join('');
   return `${characters
-    .slice(0, justificationQuoted - 1)
+    .slice(0, quotedCharacters - 1)
     .join('')
     .trimEnd()}…`;
 }
