@@ -137,6 +137,59 @@ test('after a short network drop the live indicator says connected again, and th
   await refetched;
 });
 
+test("while the live connection cannot be made, it is retried over the server's own transports, without a page error", async ({
+  page,
+}) => {
+  await page.setViewportSize(desktop);
+  await page.addInitScript(() => {
+    const marks = window as unknown as { refuseLive?: boolean };
+    // Each WebTransport the page opens: socket.io's tries one once its other transports failed,
+    // and its refused handshake ("Opening handshake failed.") was a page error.
+    const OriginalTransport = window.WebTransport;
+    if (OriginalTransport) {
+      window.WebTransport = class extends OriginalTransport {
+        constructor(...args: ConstructorParameters<typeof WebTransport>) {
+          console.error(`WebTransport opened to ${String(args[0])}`);
+          super(...args);
+        }
+      };
+    }
+    // While refusing, a WebSocket to the live connection is refused, as by a server that is down.
+    const OriginalSocket = window.WebSocket;
+    window.WebSocket = class extends OriginalSocket {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        const refused = marks.refuseLive && String(url).includes('/socket.io/');
+        super(refused ? 'ws://127.0.0.1:9/socket.io/' : url, protocols);
+      }
+    };
+    marks.refuseLive = true;
+  });
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.text().startsWith('WebTransport opened')) problems.push(message.text());
+  });
+  let polls = 0;
+  await page.route('**/socket.io/**', (route) => {
+    polls += 1;
+    return route.abort('connectionrefused');
+  });
+  await signIn(page, 'finance@example.com');
+  const indicator = page.getByTestId('connection-indicator');
+  // Tried and retried (1 s apart, at most 5 s), each time long-polling, then WebSocket.
+  await expect.poll(() => polls, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+  await expect(indicator).toHaveAttribute('data-status', /connecting/);
+  expect(problems).toEqual([]);
+
+  // Reachable again: connected by itself.
+  await page.unrouteAll();
+  await page.evaluate(() => {
+    (window as unknown as { refuseLive?: boolean }).refuseLive = false;
+  });
+  await expect(indicator).toHaveAttribute('data-status', 'connected', { timeout: 15_000 });
+  expect(problems).toEqual([]);
+});
+
 /** What a page says when a read got no answer at all (lib/api-client.ts). */
 const unreachable = 'The server could not be reached. Check your connection and try again.';
 
