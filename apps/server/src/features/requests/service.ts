@@ -31,7 +31,7 @@ import { findGrantsOf } from '../delegations/queries.ts';
 import { checkAttachments } from '../files/service.ts';
 import { lockBudgetWithRoom, type BudgetRow } from '../budgets/ledger.ts';
 import { presentOutstandingRetirement } from '../retirements/presenter.ts';
-import { countOwnerOutstandingRetirements, listOwnerOutstanding } from '../retirements/queries.ts';
+import { listOwnerOutstandingWithTotal } from '../retirements/queries.ts';
 import { insertReviewChain } from '../reviews/queries.ts';
 import { notifyRequestSubmitted } from '../notifications/service.ts';
 import { findUserById, type UserWithOrganization } from '../users/queries.ts';
@@ -395,19 +395,18 @@ export async function summarizeRequests(
     throw new AppError('forbidden', 'You can only see your own request counts.');
   await userOfOrganization(context, actor, userId);
   const owner = { organizationId: actor.organization_id, ownerId: userId };
-  const [counts, pendingRetirements, outstanding] = await Promise.all([
+  const [counts, outstanding] = await Promise.all([
     countOwnerRequests(context.db, userId),
-    countOwnerOutstandingRetirements(context.db, owner),
-    listOwnerOutstanding(context.db, { ...owner, limit: outstandingRetirementsShown }),
+    listOwnerOutstandingWithTotal(context.db, { ...owner, limit: outstandingRetirementsShown }),
   ]);
   return {
     pending: counts.pending,
     approved: counts.approved,
     rejected: counts.rejected,
     // The Home tile 'Unretired Requests': retirements the user still owes (pending or rejected).
-    pending_retirement: pendingRetirements,
+    pending_retirement: outstanding.total,
     requests: counts.total,
-    outstanding_retirements: outstanding.map(presentOutstandingRetirement),
+    outstanding_retirements: outstanding.rows.map(presentOutstandingRetirement),
   };
 }
 

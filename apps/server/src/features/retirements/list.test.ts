@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { retirements } from '../../db/schema.ts';
@@ -232,6 +232,44 @@ describe('what the requests show of retirements', () => {
       owner_oldest_due_date: null,
       owner_unretired_total: 20_000,
     });
+  });
+});
+
+describe("Home's count of the retirements a user owes", () => {
+  const summaryOf = async (user: TestUser) => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/requests/summary/${user.id}`,
+      headers: auth(user),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json() as { pending_retirement: number; outstanding_retirements: unknown[] };
+  };
+  /** Marks all but the first `owed` of Asha's 16 pending retirements under review. */
+  const owing = async (owed: number) => {
+    await t.db.update(retirements).set({ status: 'pending' }).where(inArray(retirements.id, ids()));
+    await t.db
+      .update(retirements)
+      .set({ status: 'on_progress' })
+      .where(inArray(retirements.id, ids().slice(owed)));
+  };
+  const ids = () => ashas.slice(0, 16).map((retirement) => retirement.id);
+
+  // The list of 10 holds them all unless it is full: then they are counted (issue 13).
+  it.each([
+    [10, 10],
+    [9, 9],
+    [11, 10],
+    [0, 0],
+  ])('owing %i, Home lists %i and counts them all', async (owed, listed) => {
+    try {
+      await owing(owed);
+      const summary = await summaryOf(org.staff);
+      expect(summary.pending_retirement).toBe(owed);
+      expect(summary.outstanding_retirements).toHaveLength(listed);
+    } finally {
+      await owing(16);
+    }
   });
 });
 
