@@ -245,6 +245,7 @@ describe("Home's count of the retirements a user owes", () => {
     expect(response.statusCode, response.body).toBe(200);
     return response.json() as { pending_retirement: number; outstanding_retirements: unknown[] };
   };
+  const ids = () => ashas.slice(0, 16).map((retirement) => retirement.id);
   /** Marks all but the first `owed` of Asha's 16 pending retirements under review. */
   const owing = async (owed: number) => {
     await t.db.update(retirements).set({ status: 'pending' }).where(inArray(retirements.id, ids()));
@@ -253,7 +254,6 @@ describe("Home's count of the retirements a user owes", () => {
       .set({ status: 'on_progress' })
       .where(inArray(retirements.id, ids().slice(owed)));
   };
-  const ids = () => ashas.slice(0, 16).map((retirement) => retirement.id);
 
   // The list of 10 holds them all unless it is full: then they are counted (issue 13).
   it.each([

@@ -265,9 +265,10 @@ const ownerPlaceholders = {
 };
 
 /**
- * The Home's two statements of retirements (the summary, every Home load), prepared under names
- * (issue 13): Drizzle put both together on every call. One owner's few rows, read off
- * retirements_owner_status_idx whatever the owner, so a plan made once serves every call.
+ * The Home's two statements of retirements (the summary, every Home load; the count only when the
+ * list is full, listOwnerOutstandingWithTotal), prepared under names (issue 13): Drizzle put both
+ * together on every call. One owner's few rows, read off retirements_owner_status_idx whatever the
+ * owner, so a plan made once serves every call.
  */
 const ownerOutstandingCountQuery = preparedOnce((db: Executor) =>
   db
