@@ -1,6 +1,15 @@
 import { z } from 'zod';
 
 /**
+ * The transports the server's socket.io speaks, and the only ones the page's client tries: left to
+ * its default, the client went on to WebTransport once both failed (offline, or the server down),
+ * a QUIC attempt this server never answers, whose refused handshake ("Opening handshake failed.")
+ * the page did not catch, on every retry. Several server processes keep WebSocket alone
+ * (docs/decisions/0016).
+ */
+export const socketTransports = ['polling', 'websocket'] as const;
+
+/**
  * What the server tells a socket once it has joined its organisation's room (`welcome`, issue 13):
  * the server's clock, and when the organisation's last event was raised by that clock (epoch
  * milliseconds), or null when the server cannot tell. A page fetches its data before its socket

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import type { AppContext } from '../context.ts';
 import { actorFromToken } from '../features/auth/session.ts';
-import type { SocketWelcome } from '@imprest/domain/realtime.ts';
+import { socketTransports, type SocketWelcome } from '@imprest/domain/realtime.ts';
 import {
   organizationRoom,
   sessionRoom,
@@ -36,7 +36,11 @@ export async function attachRealtime(
   /** Whether Redis answers; undefined without REDIS_URL (readiness). */
   pingRedis?: () => Promise<boolean>;
 }> {
-  const io = new Server(app.server, { path: '/socket.io', serveClient: false });
+  const io = new Server(app.server, {
+    path: '/socket.io',
+    serveClient: false,
+    transports: [...socketTransports],
+  });
   // engine.io answers its polling requests itself, outside Fastify and its security headers.
   io.engine.on('headers', (headers: Record<string, string>) => {
     headers['X-Content-Type-Options'] = 'nosniff';

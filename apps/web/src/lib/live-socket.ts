@@ -1,4 +1,4 @@
-import { mustCatchUp, socketWelcome } from '@imprest/domain/realtime.ts';
+import { mustCatchUp, socketTransports, socketWelcome } from '@imprest/domain/realtime.ts';
 import type { QueryClient } from '@tanstack/react-query';
 import { io } from 'socket.io-client';
 import { setRealtimeStatus } from './realtime-status.ts';
@@ -70,10 +70,7 @@ export function openLiveSocket({
     // Several server processes accept WebSocket only (docs/decisions/0016): a refused
     // long-polling start goes on to WebSocket instead of failing.
     tryAllTransports: true,
-    // The server speaks these two. Left to its default, the client went on to WebTransport once
-    // both failed (offline, or the server down): a QUIC connection attempt that can never work
-    // and an "Opening handshake failed." error the page did not catch, on every retry.
-    transports: ['polling', 'websocket'],
+    transports: [...socketTransports],
     ...reconnectOptions,
   });
   function checkSession() {
