@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { demoPassword, holdTheApp, signedInContext } from './support.ts';
+import { demoPassword, holdTheApp, readManifest, signedInContext } from './support.ts';
 
 // Issue 13: index.html holds the sign-in page (apps/web/vite/prerender-sign-in.ts), so a visitor
 // sees it before the app's code has arrived, and React takes it over as it stands. Tested by
@@ -56,5 +56,86 @@ test('the sign-in page never shows to someone signed in, at / or on a dashboard 
     await expect(page.getByTestId('page-title')).toBeVisible();
     await expect(page.locator('.auth-layout')).toHaveCount(0);
   }
+  await context.close();
+});
+
+test("a dashboard page's antd stylesheet is linked by index.html and has loaded before the app runs", async ({
+  browser,
+  request,
+}) => {
+  // Issue 13 (Home's Total Blocking Time): index.html's boot script links it, so the browser parses
+  // its 350 KB as it arrives, not inside the app's start-up (src/app/antd-styles.ts).
+  const context = await signedInContext(browser, request, 'staff@example.com');
+  const page = await context.newPage();
+  const releaseTheApp = await holdTheApp(page);
+  await page.goto('/dashboard', { waitUntil: 'commit' });
+  const antdSheet = () =>
+    Array.from(document.styleSheets).some((sheet) =>
+      /\/antd-first-screen-[^/]*\.css$/.test(sheet.href ?? ''),
+    );
+  await expect
+    .poll(() => page.evaluate(antdSheet), { message: 'the stylesheet loaded before the app' })
+    .toBe(true);
+  await expect(page.locator('link[href*="antd-first-screen"]')).toHaveAttribute(
+    'data-state',
+    'load',
+  );
+  await releaseTheApp();
+  await expect(page.getByTestId('page-title')).toHaveText('Home');
+  await expect(page.getByTestId('recent-requests').locator('table')).toBeVisible();
+  // The app took that link as it was: one, a stylesheet, before the page's own (which overrides it).
+  const links = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('link[rel="stylesheet"]')).map((link) =>
+      link.getAttribute('href'),
+    ),
+  );
+  expect(links.filter((href) => href?.includes('antd-first-screen'))).toHaveLength(1);
+  expect(links.findIndex((href) => href?.includes('antd-first-screen'))).toBeLessThan(
+    links.findIndex((href) => /\/assets\/index-[^/]*\.css$/.test(href ?? '')),
+  );
+  await context.close();
+});
+
+test("Home's lists draw as soon as their data comes when their table has come first", async ({
+  browser,
+  request,
+}) => {
+  // Issue 13 (Home's Largest Contentful Paint): React's lazy suspended on the lists' first render
+  // even with the table's file long arrived, and React then revealed them no sooner than 300 ms
+  // after showing its fallback, a second loader in the first one's place (src/lib/lazy-ready.tsx).
+  const context = await signedInContext(browser, request, 'staff@example.com');
+  await context.addInitScript(() => {
+    const seen = new Set<Element>();
+    Object.assign(window, { listLoaders: seen });
+    new MutationObserver(() => {
+      document.querySelectorAll('.home-lists-loader').forEach((loader) => seen.add(loader));
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const page = await context.newPage();
+  // The recent requests are held back until the table's module has arrived and run.
+  let release = () => undefined as void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/api/v1/requests/user/**', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto('/dashboard');
+  await expect(page.getByRole('status', { name: 'Loading the requests' })).toBeVisible();
+  const table = Object.values(readManifest()).find((chunk) => chunk.name === 'requests-table');
+  expect(table, 'the build has a requests-table chunk').toBeDefined();
+  // The page's own module map: this resolves once the app's import of the same file has run.
+  await page.evaluate((file) => import(file), `/${table?.file}`);
+  release();
+  await expect(page.getByTestId('recent-requests').locator('table')).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Loading the requests' })).toHaveCount(0);
+  // One loader stood in for the lists until they were drawn: no fallback took its place.
+  expect(
+    await page.evaluate(
+      () => (window as unknown as { listLoaders: Set<Element> }).listLoaders.size,
+    ),
+  ).toBe(1);
+  await page.unrouteAll({ behavior: 'wait' });
   await context.close();
 });

@@ -1,20 +1,21 @@
 import type { usePendingRetirements } from '../api/get-pending-retirements.ts';
 import { Card } from 'antd';
-import { lazy } from 'react';
 import { useNavigate } from 'react-router';
 import { LoadError } from '../../../components/load-error.tsx';
+import { lazyReady } from '../../../lib/lazy-ready.tsx';
 import { tablePagination } from '../../../lib/pagination.tsx';
 import type { useServerPaging } from '../../../lib/use-server-paging.ts';
 import { paths } from '../../../paths.ts';
 
 /**
  * The retirements list's table, drawn once Home's lists have come; its file downloads beside Home's
- * (app/route-modules.ts), as the requests table's does, so a network drop meanwhile fails no page.
+ * (app/route-modules.ts), as the requests table's does, so a network drop meanwhile fails no page,
+ * and it draws at once if it has arrived by then (lib/lazy-ready.tsx).
  */
-const RetirementsTable = lazy(async () => {
+const RetirementsTable = lazyReady(async () => {
   const { RetirementsTable: Table } =
     await import('../../retirements/components/retirements-table.tsx');
-  return { default: Table };
+  return Table;
 });
 
 type PendingRetirementsProps = {

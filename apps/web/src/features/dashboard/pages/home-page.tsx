@@ -1,8 +1,9 @@
 import type { PendingItemResponse, RequestItemResponse } from '@imprest/domain/api/requests.ts';
 import { Button, Card, Flex } from 'antd';
-import { lazy, Suspense, useDeferredValue } from 'react';
+import { Suspense, useDeferredValue } from 'react';
 import { useNavigate } from 'react-router';
 import { LoadError } from '../../../components/load-error.tsx';
+import { lazyReady } from '../../../lib/lazy-ready.tsx';
 import { tablePagination } from '../../../lib/pagination.tsx';
 import { useCurrentUser, useSession } from '../../../lib/session.tsx';
 import { useIsMobile } from '../../../lib/use-media-query.ts';
@@ -21,17 +22,18 @@ import { SummaryTiles } from '../components/summary-tiles.tsx';
 /**
  * antd's Table (with the pagination, select and filter tree it brings, ~90 KB gzipped) is fetched
  * beside the lists' data rather than before Home shows (issue 13: Home's JavaScript budget); the
- * router starts its download together with this page's (app/router.tsx).
+ * router starts its download together with this page's (app/router.tsx), and the lists draw it
+ * at once if it has arrived with their data (lib/lazy-ready.tsx).
  */
-const RequestsTable = lazy(async () => {
+const RequestsTable = lazyReady(async () => {
   const { RequestsTable: Table } = await import('../../../components/requests-table.tsx');
-  return { default: Table<RequestItemResponse> };
+  return Table<RequestItemResponse>;
 });
 
 /** The same table for the pending list, whose rows may be a delegator's steps (issue 15). */
-const PendingRequestsTable = lazy(async () => {
+const PendingRequestsTable = lazyReady(async () => {
   const { RequestsTable: Table } = await import('../../../components/requests-table.tsx');
-  return { default: Table<PendingItemResponse> };
+  return Table<PendingItemResponse>;
 });
 
 /** A step the user answers only as someone's delegate (docs/decisions/0019), marked as such. */
