@@ -17,6 +17,7 @@ import {
   expectAccessible,
   expectOnLastPage,
   failCalls,
+  holdRequests,
   organisationDay,
   phone,
   shot,
@@ -324,14 +325,7 @@ test("while the reviewers load, the Delegator select names the director, not the
   page,
 }) => {
   // The reviewers' lists are held back, as on a slow connection, until the test lets them go.
-  let release = () => undefined as void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(/\/api\/v1\/users\/department\/all\//, async (route) => {
-    await released;
-    await route.fallback();
-  });
+  const release = await holdRequests(page, /\/api\/v1\/users\/department\/all\//);
   await signIn(page, 'director@example.com');
   await page.goto('/dashboard/settings');
   const delegator = page

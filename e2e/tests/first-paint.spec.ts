@@ -1,5 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { demoPassword, holdTheApp, readManifest, signedInContext } from './support.ts';
+import {
+  demoPassword,
+  holdRequests,
+  holdTheApp,
+  readManifest,
+  signedInContext,
+} from './support.ts';
 
 // Issue 13: index.html holds the sign-in page (apps/web/vite/prerender-sign-in.ts), so a visitor
 // sees it before the app's code has arrived, and React takes it over as it stands. Tested by
@@ -113,14 +119,7 @@ test("Home's lists draw as soon as their data comes when their table has come fi
   });
   const page = await context.newPage();
   // The recent requests are held back until the table's module has arrived and run.
-  let release = () => undefined as void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route('**/api/v1/requests/user/**', async (route) => {
-    await released;
-    await route.continue();
-  });
+  const release = await holdRequests(page, '**/api/v1/requests/user/**');
   await page.goto('/dashboard');
   await expect(page.getByRole('status', { name: 'Loading the requests' })).toBeVisible();
   const table = Object.values(readManifest()).find((chunk) => chunk.name === 'requests-table');

@@ -5,6 +5,7 @@ import {
   expect,
   type APIRequestContext,
   type Browser,
+  type BrowserContext,
   type Locator,
   type Page,
 } from '@playwright/test';
@@ -44,18 +45,30 @@ export function entryFile(): string {
  * the page is its HTML alone (and what index.html's boot script asks for).
  */
 export async function holdTheApp(page: Page): Promise<() => Promise<void>> {
-  let release = () => undefined as void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(`**${entryFile()}`, async (route) => {
-    await released;
-    await route.continue();
-  });
+  const release = await holdRequests(page, `**${entryFile()}`);
   return async () => {
     release();
     await page.unrouteAll({ behavior: 'wait' });
   };
+}
+
+/**
+ * Holds back the requests of `target` (a page, or every page of a context) to `url`, as a slow
+ * connection would, until the returned function is called: they then go on as they would have.
+ */
+export async function holdRequests(
+  target: Page | BrowserContext,
+  url: string | RegExp,
+): Promise<() => void> {
+  let release = () => undefined as void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await target.route(url, async (route) => {
+    await released;
+    await route.fallback();
+  });
+  return release;
 }
 
 /** Signs in through the sign-in page and waits for the dashboard. */

@@ -11,6 +11,7 @@ import {
   expectNoSidewaysScroll,
   expectUnclipped,
   failCalls,
+  holdRequests,
   phone,
   shot,
   signIn,
@@ -561,14 +562,7 @@ test('a lock lifted before the page is connected still reaches it once it connec
   // `socket` chunk) is held back until `release()`, as a slow network would, and no service
   // worker may answer for it.
   const context = await browser.newContext({ viewport: desktop, serviceWorkers: 'block' });
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await context.route(/\/assets\/socket-[^/]+\.js$/, async (route) => {
-    await released;
-    await route.continue();
-  });
+  const release = await holdRequests(context, /\/assets\/socket-[^/]+\.js$/);
   const userPage = await context.newPage();
   await signIn(userPage, user.email, password);
   await expect(userPage.getByTestId('locked-banner')).toHaveText(messages.lockedAccount);
