@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
-import { dist, holdTheApp, readManifest, signedInContext, type Chunk } from './support.ts';
+import {
+  demoPassword,
+  dist,
+  holdRequests,
+  holdTheApp,
+  readManifest,
+  signedInContext,
+  type Chunk,
+} from './support.ts';
 
 // Issue 12: the file previewers' libraries are fetched when a file of their kind is first opened,
 // never with the first page. Read from the manifest of the build the other tests run against
@@ -417,4 +425,39 @@ test("Home's data is asked for beside the session's validation, not after it", a
   );
   expect(beforeSocket.filter(isList)).toHaveLength(4);
   await context.close();
+});
+
+test("signing in asks for Home's data while Home's files download, not once Home has rendered", async ({
+  page,
+}) => {
+  // antd's frame (the `shell` chunk), without which no dashboard page renders, is held back: only
+  // the sign-in's own head start can ask for Home's lists meanwhile (issue 13).
+  const shell = Object.values(readManifest()).find((chunk) => chunk.name === 'shell');
+  expect(shell, 'the shell chunk').toBeDefined();
+  const releaseShell = await holdRequests(page, `**/${shell?.file}`);
+  // No live connection: its catch-up on joining would fetch the lists again if the organisation
+  // had an event lately (lib/live-socket.ts), which says nothing of the head start.
+  await page.route('**/socket.io/**', (route) => route.abort());
+  const asked: string[] = [];
+  page.on('request', (sent) => asked.push(new URL(sent.url()).pathname));
+  await page.goto('/');
+  await page.getByLabel('Email').fill('staff@example.com');
+  await page.getByLabel('Password').fill(demoPassword);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  const lists = () =>
+    asked
+      .filter((path) => path.startsWith('/api/v1/requests/'))
+      .map((path) => path.replace(/[0-9a-f-]{36}/, ':id'))
+      .sort();
+  // A staff member's Home: the counts and their own recent requests.
+  await expect
+    .poll(lists, { message: "Home's lists asked for while its frame downloads" })
+    .toEqual(['/api/v1/requests/summary/:id', '/api/v1/requests/user/:id']);
+  // The router waits for the frame before it leaves the sign-in page.
+  expect(await page.getByTestId('page-title').count()).toBe(0);
+  releaseShell();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByTestId('recent-requests').locator('table')).toBeVisible();
+  // Home drew those answers: it asked for neither list a second time as it rendered.
+  expect(lists()).toHaveLength(2);
 });

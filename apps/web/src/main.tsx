@@ -4,10 +4,11 @@ import './app/preload.ts';
 import './lib/zod-config.ts';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
+import { startHomePrefetch } from './features/dashboard/api/start-home-prefetch.ts';
 import { createRouter } from './app/router.tsx';
 import { createQueryClient } from './lib/query-client.ts';
 import { startColdStartValidation } from './lib/session.tsx';
-import { readMode, readUser } from './lib/storage.ts';
+import { readUser } from './lib/storage.ts';
 import { registerServiceWorker } from './lib/service-worker.ts';
 import './styles.css';
 
@@ -16,13 +17,10 @@ import './styles.css';
 startColdStartValidation();
 const queryClient = createQueryClient();
 // Someone signed in opening Home (index.html's boot script): Home's data is asked for now, beside
-// the session's validation (features/dashboard/api/prefetch-home.ts, issue 13).
+// the session's validation (issue 13).
 const storedUser = readUser();
 if (document.documentElement.dataset.firstPage === 'home' && storedUser) {
-  import('./features/dashboard/api/prefetch-home.ts')
-    .then(({ prefetchHome }) => prefetchHome(queryClient, storedUser, readMode()))
-    // Home asks for its data itself when it renders; an early request is only a head start.
-    .catch(() => undefined);
+  startHomePrefetch(queryClient, storedUser);
 }
 const router = createRouter();
 const rootElement = document.getElementById('root');

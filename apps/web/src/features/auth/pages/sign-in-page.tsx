@@ -1,9 +1,12 @@
 import type { AuthResponse } from '@imprest/domain/api/auth.ts';
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { routeModules } from '../../../app/route-modules.ts';
+import { startHomePrefetch } from '../../dashboard/api/start-home-prefetch.ts';
 import { afterSignInHref } from '../../../lib/next-path.ts';
 import { useSession } from '../../../lib/session.tsx';
+import { paths } from '../../../paths.ts';
 import { useSetupStatus } from '../api/get-setup-status.ts';
 import { AuthLayout } from '../components/auth-layout.tsx';
 import { SignInForm } from '../components/sign-in-form.tsx';
@@ -30,6 +33,7 @@ const SetupForm = lazy(async () => {
 export function SignInPage() {
   const navigate = useNavigate();
   const location = useLocation();
+  const queryClient = useQueryClient();
   const { signIn, status } = useSession();
   const setupStatus = useSetupStatus();
   const [isSettingUp, setIsSettingUp] = useState(false);
@@ -37,7 +41,11 @@ export function SignInPage() {
 
   function handleSignedIn(auth: AuthResponse) {
     signIn(auth);
-    void navigate(afterSignInHref(location.search), { replace: true });
+    const next = afterSignInHref(location.search);
+    // Home's data is asked for now, while Home's files download, rather than once they have come
+    // and Home has rendered (issue 13).
+    if (next === paths.dashboard.home.getHref()) startHomePrefetch(queryClient, auth.user);
+    void navigate(next, { replace: true });
   }
 
   if (isSettingUp && needsSetup) {

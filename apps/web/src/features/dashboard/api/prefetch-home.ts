@@ -9,11 +9,12 @@ import { recentRequestsQuery, recentRequestsOf } from './get-recent-requests.ts'
 import { requestSummaryQuery } from './get-request-summary.ts';
 
 /**
- * Asks for Home's data as the app starts, for someone signed in who opens Home (main.tsx): beside
- * the validation of their stored session, rather than once it has answered and Home has rendered
- * (issue 13: Home's Largest Contentful Paint). Home's hooks then find the answers in the cache, or
- * on their way. The stored user and mode name the lists; should the validation bring a user whose
- * role has changed, Home asks for its own, and a session that is over ends as it would anyway.
+ * Asks for Home's data before Home has rendered (start-home-prefetch.ts): for someone signed in who
+ * opens Home, beside the validation of their stored session, and for someone signing in, while
+ * Home's files download (issue 13: Home's Largest Contentful Paint). Home's hooks then find the
+ * answers in the cache, or on their way. The user given and the stored mode name the lists; should
+ * the validation bring a user whose role has changed, Home asks for its own, and a session that is
+ * over ends as it would anyway.
  */
 export function prefetchHome(queryClient: QueryClient, user: UserResponse, storedMode: Mode) {
   const mode = effectiveMode(user, storedMode);
