@@ -3,6 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
 import {
+  chunkFile,
   demoPassword,
   dist,
   holdRequests,
@@ -335,11 +336,8 @@ test("index.html's boot script starts Home's files with the entry's, only for a 
   browser,
   request,
 }) => {
-  const manifest = readManifest();
-  const fileOf = (name: string) =>
-    `/${Object.values(manifest).find((chunk) => chunk.name === name)?.file ?? `${name}?`}`;
-  const shell = fileOf('shell');
-  const table = fileOf('requests-table');
+  const shell = chunkFile('shell');
+  const table = chunkFile('requests-table');
   const antdStyles = fs
     .readdirSync(path.join(dist, 'assets'))
     .find((file) => /^antd-first-screen-.*\.css$/.test(file));
@@ -432,9 +430,7 @@ test("signing in asks for Home's data while Home's files download, not once Home
 }) => {
   // antd's frame (the `shell` chunk), without which no dashboard page renders, is held back: only
   // the sign-in's own head start can ask for Home's lists meanwhile (issue 13).
-  const shell = Object.values(readManifest()).find((chunk) => chunk.name === 'shell');
-  expect(shell, 'the shell chunk').toBeDefined();
-  const releaseShell = await holdRequests(page, `**/${shell?.file}`);
+  const releaseShell = await holdRequests(page, `**${chunkFile('shell')}`);
   // No live connection: its catch-up on joining would fetch the lists again if the organisation
   // had an event lately (lib/live-socket.ts), which says nothing of the head start.
   await page.route('**/socket.io/**', (route) => route.abort());

@@ -1,11 +1,5 @@
 import { expect, test } from '@playwright/test';
-import {
-  demoPassword,
-  holdRequests,
-  holdTheApp,
-  readManifest,
-  signedInContext,
-} from './support.ts';
+import { chunkFile, demoPassword, holdRequests, holdTheApp, signedInContext } from './support.ts';
 
 // Issue 13: index.html holds the sign-in page (apps/web/vite/prerender-sign-in.ts), so a visitor
 // sees it before the app's code has arrived, and React takes it over as it stands. Tested by
@@ -122,10 +116,8 @@ test("Home's lists draw as soon as their data comes when their table has come fi
   const release = await holdRequests(page, '**/api/v1/requests/user/**');
   await page.goto('/dashboard');
   await expect(page.getByRole('status', { name: 'Loading the requests' })).toBeVisible();
-  const table = Object.values(readManifest()).find((chunk) => chunk.name === 'requests-table');
-  expect(table, 'the build has a requests-table chunk').toBeDefined();
   // The page's own module map: this resolves once the app's import of the same file has run.
-  await page.evaluate((file) => import(file), `/${table?.file}`);
+  await page.evaluate((file) => import(file), chunkFile('requests-table'));
   release();
   await expect(page.getByTestId('recent-requests').locator('table')).toBeVisible();
   await expect(page.getByRole('status', { name: 'Loading the requests' })).toHaveCount(0);

@@ -40,6 +40,13 @@ export function entryFile(): string {
   return `/${entry?.file}`;
 }
 
+/** The address of the build's chunk named `name` (apps/web/vite.config.ts names its groups). */
+export function chunkFile(name: string): string {
+  const chunk = Object.values(readManifest()).find((found) => found.name === name);
+  expect(chunk, `the build has a ${name} chunk`).toBeDefined();
+  return `/${chunk?.file}`;
+}
+
 /**
  * Holds the app's entry file back from `page` until the returned function is called: meanwhile
  * the page is its HTML alone (and what index.html's boot script asks for).

@@ -18,9 +18,8 @@ export function loadAntdStyles(): Promise<void> {
   if (!href) return Promise.resolve();
   const url = href;
   loading ??= new Promise((resolve) => {
-    const linked = [...document.head.querySelectorAll('link[rel="stylesheet"]')].find(
-      (link): link is HTMLLinkElement =>
-        link instanceof HTMLLinkElement && link.getAttribute('href') === url,
+    const linked = document.head.querySelector<HTMLLinkElement>(
+      `link[rel="stylesheet"][href="${url}"]`,
     );
     const link = linked ?? document.createElement('link');
     const failed = () => {
