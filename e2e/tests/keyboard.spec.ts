@@ -32,7 +32,9 @@ async function chooseByKeyboard(
   await tabTo(page, select);
   if (search) await page.keyboard.type(search);
   else await page.keyboard.press('ArrowDown');
-  const dropdown = page.locator('.ant-select-dropdown:visible');
+  // This select's dropdown: the previous one may still be on screen, closing (rc-motion's
+  // `-leave` classes), as this one opens (seen once in CI).
+  const dropdown = page.locator('.ant-select-dropdown:visible:not([class*="-leave"])');
   await expect(dropdown).toBeVisible();
   const active = dropdown.locator('.ant-select-item-option-active');
   for (let presses = 0; presses < 20; presses += 1) {
@@ -41,7 +43,7 @@ async function chooseByKeyboard(
   }
   await expect(active).toHaveText(option);
   await page.keyboard.press('Enter');
-  await expect(dropdown).toHaveCount(0);
+  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
 }
 
 /** Signs in from the keyboard: the e-mail field has the focus when the page opens. */
