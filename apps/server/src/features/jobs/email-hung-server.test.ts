@@ -109,7 +109,10 @@ describe('e-mail through an SMTP server that hangs', () => {
     await second.boss.send(queues.emailSweep, {});
     await until(async () => smtp.subjectsTo('stopped@example.test').length > 0, 15_000);
     expect(smtp.subjectsTo('stopped@example.test')).toEqual(['For stopped@example.test']);
+    // The row is marked sent once the server has accepted the message, a moment after it arrives.
+    await until(async () => (await statuses([id]))['stopped@example.test'] === 'sent', 5_000);
     const [row] = await t.db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
     expect(row?.status).toBe('sent');
+    expect(smtp.subjectsTo('stopped@example.test')).toEqual(['For stopped@example.test']);
   }, 60_000);
 });
