@@ -9,6 +9,7 @@ import {
   expectUnclipped,
   failCalls,
   phone,
+  widePhone,
   settle,
   shot,
   signIn,
@@ -248,6 +249,12 @@ test('finance creates, finds, edits, archives, re-activates and downloads a budg
     await expectUnclipped(row.getByTestId('budget-row-facts'));
     await expectNoSidewaysScroll(page);
     await shot(page, 'budget-list-archived-375');
+    // Held sideways the department and the status have their columns: nothing under the name.
+    await page.setViewportSize(widePhone);
+    await expect(page.getByRole('columnheader', { name: 'STATUS' })).toBeVisible();
+    await expect(row.getByTestId('budget-row-facts')).toHaveCount(0);
+    await expect(row.getByText('Archived', { exact: true })).toHaveCount(1);
+    await expectNoSidewaysScroll(page);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`/dashboard/budget/${newBudget.code}`);
 

@@ -20,6 +20,7 @@ import {
   organisationDay,
   pageOf,
   phone,
+  widePhone,
   settle,
   shot,
   signIn,
@@ -424,6 +425,15 @@ test('the requests list, search and form at 375 px', async ({ page, request }) =
     await expect(facts).toHaveText(new RegExp(`^${purpose}\\d{2}/\\d{2}/\\d{4}$`));
     await expectUnclipped(facts);
   }
+  // Held sideways the purpose has its column, so a row names it once: only the date is left
+  // under the name.
+  await page.setViewportSize(widePhone);
+  await expect(page.getByRole('columnheader', { name: 'PURPOSE' })).toBeVisible();
+  const kits = page.getByTestId('request-row').filter({ hasText: 'TZS 420,000' }).first();
+  await expect(kits.getByTestId('request-row-facts')).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/);
+  await expect(kits.getByText('Kits', { exact: true })).toHaveCount(1);
+  await expectNoSidewaysScroll(page);
+  await page.setViewportSize(phone);
   // The search covers purpose, owner and approval number.
   await page.getByLabel('Search requests').fill('kits');
   await expect(page.getByTestId('request-row')).toHaveCount(1);

@@ -166,6 +166,11 @@ export async function endSecretaryDelegations(request: APIRequestContext): Promi
 
 export const desktop = { width: 1280, height: 900 };
 export const phone = { width: 375, height: 812 };
+/**
+ * A phone held sideways or a small tablet: the mobile layout, with the columns a table shows from
+ * 576 px (antd's `sm`).
+ */
+export const widePhone = { width: 700, height: 900 };
 
 /** A token of a demo account (or another, by its password), for setting up through the API. */
 export async function apiToken(

@@ -4,7 +4,7 @@ import { formatAmount, formatDate } from '../lib/format.ts';
 import { purposeLabel } from '../lib/request-labels.ts';
 import { RowActionButton, useRowCells } from './row-action-button.tsx';
 import { RowOpenButton } from './row-open-button.tsx';
-import { useIsMobile } from '../lib/use-media-query.ts';
+import { useIsMobile, useIsSmallUp } from '../lib/use-media-query.ts';
 import { StatusTag } from './status-tag.tsx';
 
 /** What a row shows: a request list's item, or a budget's request (spec §2 Budget detail). */
@@ -50,6 +50,7 @@ export function RequestsTable<Row extends RequestsTableRow>({
   'data-testid': testId,
 }: RequestsTableProps<Row>) {
   const isMobile = useIsMobile();
+  const isSmallUp = useIsSmallUp();
   const cells = useRowCells<Row>();
 
   const columns: TableColumnsType<Row> = [
@@ -65,7 +66,7 @@ export function RequestsTable<Row extends RequestsTableRow>({
             <RowOpenButton onOpen={() => onOpen(request)}>{name}</RowOpenButton>
             {/* The columns a phone leaves out, so one owner's requests can be told apart. */}
             <div className="request-row-facts" data-testid="request-row-facts">
-              <div>{purposeLabel(request.purpose)}</div>
+              {isSmallUp ? null : <div>{purposeLabel(request.purpose)}</div>}
               <div>{formatDate(request.expenditure_date)}</div>
             </div>
           </>

@@ -23,3 +23,11 @@ export function useIsMobile(): boolean {
 export function useIsNarrow(): boolean {
   return useMediaQuery(`(max-width: ${breakpoints.laptop - 0.02}px)`);
 }
+
+/**
+ * From 576 px (antd's `sm`) a table shows its columns marked `responsive: ['sm']`; below it, a row
+ * says what they hold under its name.
+ */
+export function useIsSmallUp(): boolean {
+  return useMediaQuery('(min-width: 576px)');
+}

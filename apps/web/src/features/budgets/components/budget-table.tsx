@@ -5,7 +5,7 @@ import { RowActionButton, useRowCells } from '../../../components/row-action-but
 import { RowOpenButton } from '../../../components/row-open-button.tsx';
 import { formatAmount } from '../../../lib/format.ts';
 import { tablePagination } from '../../../lib/pagination.tsx';
-import { useIsMobile } from '../../../lib/use-media-query.ts';
+import { useIsMobile, useIsSmallUp } from '../../../lib/use-media-query.ts';
 import { paths } from '../../../paths.ts';
 import { budgetDepartmentLabel } from '@imprest/domain/budgets.ts';
 import { BudgetStatusTag } from './budget-status-tag.tsx';
@@ -33,6 +33,7 @@ export function BudgetTable({
 }: BudgetTableProps) {
   const navigate = useNavigate();
   const isMobile = useIsMobile();
+  const isSmallUp = useIsSmallUp();
   const cells = useRowCells<BudgetResponse>();
 
   function openBudget(budget: BudgetResponse) {
@@ -52,14 +53,17 @@ export function BudgetTable({
         isMobile ? (
           <>
             <RowOpenButton onOpen={() => openBudget(budget)}>{name}</RowOpenButton>
-            <div className="budget-row-facts" data-testid="budget-row-facts">
-              {budgetDepartmentLabel(budget.department)}
-              {budget.current_status === 'active' ? null : (
-                <div>
-                  <BudgetStatusTag status={budget.current_status} />
-                </div>
-              )}
-            </div>
+            {/* From 576 px the department and the status have their columns. */}
+            {isSmallUp ? null : (
+              <div className="budget-row-facts" data-testid="budget-row-facts">
+                {budgetDepartmentLabel(budget.department)}
+                {budget.current_status === 'active' ? null : (
+                  <div>
+                    <BudgetStatusTag status={budget.current_status} />
+                  </div>
+                )}
+              </div>
+            )}
           </>
         ) : (
           name

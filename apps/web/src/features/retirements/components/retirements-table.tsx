@@ -4,7 +4,7 @@ import { RowActionButton, useRowCells } from '../../../components/row-action-but
 import { RowOpenButton } from '../../../components/row-open-button.tsx';
 import { formatAmount, formatDate } from '../../../lib/format.ts';
 import { purposeLabel } from '../../../lib/request-labels.ts';
-import { useIsMobile } from '../../../lib/use-media-query.ts';
+import { useIsMobile, useIsSmallUp } from '../../../lib/use-media-query.ts';
 import { RetirementStatusTag } from './retirement-status-tag.tsx';
 import { organisationToday } from '../../../lib/organisation-day.ts';
 
@@ -43,6 +43,7 @@ export function RetirementsTable({
   onOpen,
 }: RetirementsTableProps) {
   const isMobile = useIsMobile();
+  const isSmallUp = useIsSmallUp();
   const cells = useRowCells<RetirementItemResponse>();
 
   const columns: TableColumnsType<RetirementItemResponse> = [
@@ -58,7 +59,7 @@ export function RetirementsTable({
             <RowOpenButton onOpen={() => onOpen(retirement)}>{name}</RowOpenButton>
             {/* The columns a phone leaves out, so two retirements of one owner can be told apart. */}
             <div className="retirement-row-facts" data-testid="retirement-row-facts">
-              <div>{purposeLabel(retirement.purpose)}</div>
+              {isSmallUp ? null : <div>{purposeLabel(retirement.purpose)}</div>}
               <div>{formatAmount(retirement.amount_requested, retirement.amount_currency)}</div>
               <div>
                 <RetirementDate retirement={retirement} />
