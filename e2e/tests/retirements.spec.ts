@@ -700,6 +700,18 @@ test('on a phone, each retirement row says what was requested, for what and by w
   await expect(row.getByTestId('retirement-row-facts')).toContainText(/Due \d{2}\/\d{2}\/\d{4}/);
   await expect(row.getByText('Procurement', { exact: true })).toHaveCount(1);
   await expectNoSidewaysScroll(page);
+  // A tablet (900 px) has no room for the amount requested's column: it is under the name, and the
+  // purpose and the date are in their columns.
+  await page.setViewportSize({ width: 900, height: 900 });
+  await expect(page.getByRole('columnheader', { name: 'RETIREMENT DATE' })).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: 'AMOUNT REQUESTED' })).toHaveCount(0);
+  await expect(row.getByTestId('retirement-row-facts')).toHaveText('TZS 611,000');
+  await expectNoSidewaysScroll(page);
+  // A laptop shows every column, and nothing under the name.
+  await page.setViewportSize(desktop);
+  await expect(page.getByRole('columnheader', { name: 'AMOUNT REQUESTED' })).toBeVisible();
+  await expect(row.getByTestId('retirement-row-facts')).toHaveCount(0);
+  await expect(row.getByText('TZS 611,000', { exact: true })).toHaveCount(1);
 });
 
 test('a retirements list that failed to load says so without "No retirements found!", and Try again loads it', async ({

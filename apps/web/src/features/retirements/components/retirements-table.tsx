@@ -4,7 +4,7 @@ import { RowActionButton, useRowCells } from '../../../components/row-action-but
 import { RowOpenButton } from '../../../components/row-open-button.tsx';
 import { formatAmount, formatDate } from '../../../lib/format.ts';
 import { purposeLabel } from '../../../lib/request-labels.ts';
-import { useIsMobile, useIsSmallUp } from '../../../lib/use-media-query.ts';
+import { useIsMobile, useIsNarrow, useIsSmallUp } from '../../../lib/use-media-query.ts';
 import { RetirementStatusTag } from './retirement-status-tag.tsx';
 import { organisationToday } from '../../../lib/organisation-day.ts';
 
@@ -33,7 +33,7 @@ function RetirementDate({ retirement }: { retirement: RetirementItemResponse }) 
 /**
  * The retirements table of spec §2: name, purpose, retirement date, amount requested, amount
  * spent, status and an action. Narrow phones keep name, amount spent and status, with the amount
- * requested and the date under the name.
+ * requested and the date under the name; below 992 px the amount requested is under the name.
  */
 export function RetirementsTable({
   retirements,
@@ -44,6 +44,7 @@ export function RetirementsTable({
 }: RetirementsTableProps) {
   const isMobile = useIsMobile();
   const isSmallUp = useIsSmallUp();
+  const isNarrow = useIsNarrow();
   const cells = useRowCells<RetirementItemResponse>();
 
   const columns: TableColumnsType<RetirementItemResponse> = [
@@ -54,16 +55,22 @@ export function RetirementsTable({
       ellipsis: true,
       onCell: cells.cell('name'),
       render: (name: string, retirement) =>
-        isMobile ? (
+        isNarrow ? (
           <>
-            <RowOpenButton onOpen={() => onOpen(retirement)}>{name}</RowOpenButton>
-            {/* The columns a phone leaves out, so two retirements of one owner can be told apart. */}
+            {isMobile ? (
+              <RowOpenButton onOpen={() => onOpen(retirement)}>{name}</RowOpenButton>
+            ) : (
+              name
+            )}
+            {/* The columns this width leaves out, so two retirements of one owner can be told apart. */}
             <div className="retirement-row-facts" data-testid="retirement-row-facts">
               {isSmallUp ? null : <div>{purposeLabel(retirement.purpose)}</div>}
               <div>{formatAmount(retirement.amount_requested, retirement.amount_currency)}</div>
-              <div>
-                <RetirementDate retirement={retirement} />
-              </div>
+              {isMobile ? (
+                <div>
+                  <RetirementDate retirement={retirement} />
+                </div>
+              ) : null}
             </div>
           </>
         ) : (
