@@ -64,6 +64,23 @@ test('the director filters the audit trail and downloads it; a request shows its
   await page.goBack();
   await expect(page).toHaveURL(/\/dashboard\/audit/);
 
+  // A laptop (1280 px) has room for every column without scrolling.
+  const wrapper = page.getByTestId('audit-table').locator('.ant-table-content');
+  expect(await wrapper.evaluate((element) => element.scrollWidth - element.clientWidth)).toBe(0);
+  const changes = await page.getByRole('columnheader', { name: 'CHANGES' }).boundingBox();
+  expect(changes?.width).toBeGreaterThanOrEqual(220);
+  // Narrower (a small laptop, a tablet), each event folds into one block, so what changed keeps
+  // the table's width rather than one letter a line beside the other columns.
+  for (const width of [1200, 1024, 900]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(submitted.getByTestId('audit-event')).toBeVisible();
+    const supplier = await submitted
+      .getByText('Name of Supplier: Audit Traders', { exact: true })
+      .boundingBox();
+    expect(supplier?.height, `a change's line at ${width} px`).toBeLessThan(30);
+    await expectNoSidewaysScroll(page);
+  }
+
   await page.setViewportSize(phone);
   // On a phone the footer leads there too: six items still fit 375 px.
   const footer = page.getByTestId('mobile-footer');
@@ -136,7 +153,9 @@ test('the Download: one file per double click, and "Failed to download" when it 
   await page.setViewportSize(desktop);
   await signIn(page, 'director@example.com');
   await page.goto('/dashboard/audit');
-  await expect(page.getByTestId('audit-table').locator('tbody tr').first()).toBeVisible();
+  await expect(
+    page.getByTestId('audit-table').locator('tbody tr.ant-table-row').first(),
+  ).toBeVisible();
   let calls = 0;
   let isFailing = false;
   await page.route('**/api/v1/audit/download**', async (route) => {

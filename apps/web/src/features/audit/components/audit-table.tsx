@@ -7,7 +7,7 @@ import {
 } from '../../../components/history/audit-event-list.tsx';
 import { auditActionLabel, auditObjectLabel } from '@imprest/domain/audit-words.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { useIsMobile } from '../../../lib/use-media-query.ts';
+import { useMediaQuery } from '../../../lib/use-media-query.ts';
 
 const columns: TableColumnsType<AuditEventResponse> = [
   {
@@ -53,8 +53,16 @@ const columns: TableColumnsType<AuditEventResponse> = [
   },
 ];
 
-/** At 375 px the columns fold into one block an event. */
-const mobileColumns: TableColumnsType<AuditEventResponse> = [
+/** The columns of a set width, together. */
+const fixedColumnsWidth = columns.reduce(
+  (total, column) => total + (typeof column.width === 'number' ? column.width : 0),
+  0,
+);
+/** What changed: the one column that takes the rest of the table's width. */
+const changesMinWidth = 220;
+
+/** Where the columns do not fit, each event folds into one block. */
+const foldedColumns: TableColumnsType<AuditEventResponse> = [
   {
     title: 'EVENT',
     key: 'event',
@@ -73,15 +81,20 @@ export function AuditTable({
   /** The list failed to load: its error says so, and the empty text would claim there is none. */
   isError?: boolean;
 }) {
-  const isMobile = useIsMobile();
+  // The six columns need 980 px beside the side menu (232 px) and the page's margins (48 px):
+  // narrower, what changed would be too narrow to read (one letter a line on a tablet).
+  const isFolded = useMediaQuery('(max-width: 1259.98px)');
   return (
     <Table<AuditEventResponse>
       rowKey="id"
-      columns={isMobile ? mobileColumns : columns}
+      columns={isFolded ? foldedColumns : columns}
       dataSource={events}
       loading={isLoading}
       size="small"
       tableLayout="fixed"
+      // The other columns take 760 px; what changed keeps at least 220 px beside them, the table
+      // scrolling sideways in its card should they not fit.
+      scroll={isFolded ? undefined : { x: changesMinWidth + fixedColumnsWidth }}
       pagination={false}
       // 'No events found!' only once the list is known to be empty, not beside its error.
       locale={{ emptyText: isLoading || isError ? ' ' : 'No events found!' }}
