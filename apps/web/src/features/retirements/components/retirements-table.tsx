@@ -4,7 +4,7 @@ import { RowActionButton, useRowCells } from '../../../components/row-action-but
 import { RowOpenButton } from '../../../components/row-open-button.tsx';
 import { formatAmount, formatDate } from '../../../lib/format.ts';
 import { purposeLabel } from '../../../lib/request-labels.ts';
-import { useIsMobile, useIsNarrow, useIsSmallUp } from '../../../lib/use-media-query.ts';
+import { useIsMobile, useIsSmallUp, useMediaQuery } from '../../../lib/use-media-query.ts';
 import { RetirementStatusTag } from './retirement-status-tag.tsx';
 import { organisationToday } from '../../../lib/organisation-day.ts';
 
@@ -33,7 +33,7 @@ function RetirementDate({ retirement }: { retirement: RetirementItemResponse }) 
 /**
  * The retirements table of spec §2: name, purpose, retirement date, amount requested, amount
  * spent, status and an action. Narrow phones keep name, amount spent and status, with the amount
- * requested and the date under the name; below 992 px the amount requested is under the name.
+ * requested and the date under the name; below 1200 px the amount requested is under the name.
  */
 export function RetirementsTable({
   retirements,
@@ -44,7 +44,8 @@ export function RetirementsTable({
 }: RetirementsTableProps) {
   const isMobile = useIsMobile();
   const isSmallUp = useIsSmallUp();
-  const isNarrow = useIsNarrow();
+  // Below 1200 px (antd's `xl`) the amount requested's column does not fit beside the side menu.
+  const isBelowXl = useMediaQuery('(max-width: 1199.98px)');
   const cells = useRowCells<RetirementItemResponse>();
 
   const columns: TableColumnsType<RetirementItemResponse> = [
@@ -55,7 +56,7 @@ export function RetirementsTable({
       ellipsis: true,
       onCell: cells.cell('name'),
       render: (name: string, retirement) =>
-        isNarrow ? (
+        isBelowXl ? (
           <>
             {isMobile ? (
               <RowOpenButton onOpen={() => onOpen(retirement)}>{name}</RowOpenButton>
@@ -96,7 +97,7 @@ export function RetirementsTable({
       key: 'amount_requested',
       align: 'right',
       onCell: cells.cell('amount_requested'),
-      responsive: ['lg'],
+      responsive: ['xl'],
       render: (_value, retirement) =>
         formatAmount(retirement.amount_requested, retirement.amount_currency),
     },
