@@ -255,6 +255,19 @@ test('finance creates, finds, edits, archives, re-activates and downloads a budg
     await expect(row.getByTestId('budget-row-facts')).toHaveCount(0);
     await expect(row.getByText('Archived', { exact: true })).toHaveCount(1);
     await expectNoSidewaysScroll(page);
+    // A small laptop (1024 px): long names take two lines, so every row's View Budget is in view
+    // rather than scrolled out of the card.
+    await page.setViewportSize({ width: 1024, height: 900 });
+    await page.getByLabel('Search budgets').fill('');
+    const views = page.getByTestId('budget-table').getByRole('button', { name: 'View Budget' });
+    await expect(views.first()).toBeVisible();
+    const list = await page.getByTestId('budget-table').locator('.ant-table-content').boundingBox();
+    for (const view of await views.all()) {
+      const box = await view.boundingBox();
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(
+        (list?.x ?? 0) + (list?.width ?? 0),
+      );
+    }
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`/dashboard/budget/${newBudget.code}`);
 

@@ -74,7 +74,12 @@ export function BudgetTable({
       title: 'AMOUNT',
       key: 'amount',
       align: 'right',
-      render: (_value, budget) => formatAmount(budget.amount, budget.amount_currency),
+      // An amount stays on one line; the name and the department wrap instead.
+      render: (_value, budget) => (
+        <span style={{ whiteSpace: 'nowrap' }}>
+          {formatAmount(budget.amount, budget.amount_currency)}
+        </span>
+      ),
     },
     {
       title: 'DEPARTMENT',
@@ -113,7 +118,10 @@ export function BudgetTable({
       dataSource={budgets}
       loading={isLoading}
       size={isMobile ? 'small' : 'middle'}
-      scroll={{ x: 'max-content' }}
+      // Wider than a phone the table keeps to its card, a long name taking two lines where the
+      // columns would not fit on one (a small laptop's 1,024 px cut View Budget off); a phone's
+      // layout is measured for its content, scrolling sideways only if it must.
+      scroll={{ x: isMobile ? 'max-content' : true }}
       // While the first page loads the spinner speaks, after a failure the error does; 'No budgets
       // found!' only once the list is known to be empty.
       locale={{ emptyText: isLoading || isError ? ' ' : 'No budgets found!' }}
