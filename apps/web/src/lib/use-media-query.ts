@@ -24,10 +24,18 @@ export function useIsNarrow(): boolean {
   return useMediaQuery(`(max-width: ${breakpoints.laptop - 0.02}px)`);
 }
 
+/** antd's grid breakpoints that a table column's `responsive` names here: `sm` and `xl`. */
+const gridBreakpoints = { sm: 576, xl: 1200 } as const;
+
 /**
  * From 576 px (antd's `sm`) a table shows its columns marked `responsive: ['sm']`; below it, a row
  * says what they hold under its name.
  */
 export function useIsSmallUp(): boolean {
-  return useMediaQuery('(min-width: 576px)');
+  return useMediaQuery(`(min-width: ${gridBreakpoints.sm}px)`);
+}
+
+/** Below 1200 px (antd's `xl`) a table leaves out its columns marked `responsive: ['xl']`. */
+export function useIsBelowXl(): boolean {
+  return useMediaQuery(`(max-width: ${gridBreakpoints.xl - 0.02}px)`);
 }

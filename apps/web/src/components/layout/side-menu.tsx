@@ -5,6 +5,7 @@ import { useCurrentUser } from '../../lib/session.tsx';
 import { paths } from '../../paths.ts';
 import { Logo } from '../logo.tsx';
 import { activeNavKey, navItemsFor } from './nav-items.tsx';
+import { sideMenuWidth } from './sizes.ts';
 
 /** The dashboard's side menu (tablet and up); icons only below the laptop breakpoint. */
 export function SideMenu() {
@@ -16,8 +17,8 @@ export function SideMenu() {
   return (
     <Layout.Sider
       theme="light"
-      width={232}
-      collapsedWidth={72}
+      width={sideMenuWidth.whole}
+      collapsedWidth={sideMenuWidth.iconsOnly}
       collapsed={isNarrow}
       trigger={null}
       className="dashboard-sider"

@@ -6,6 +6,7 @@ import {
   AuditObjectLink,
 } from '../../../components/history/audit-event-list.tsx';
 import { auditActionLabel, auditObjectLabel } from '@imprest/domain/audit-words.ts';
+import { contentPadding, sideMenuWidth } from '../../../components/layout/sizes.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useMediaQuery } from '../../../lib/use-media-query.ts';
 
@@ -60,6 +61,9 @@ const fixedColumnsWidth = columns.reduce(
 );
 /** What changed: the one column that takes the rest of the table's width. */
 const changesMinWidth = 220;
+/** The narrowest screen whose page holds every column beside the whole side menu (1,260 px). */
+const columnsFitFrom =
+  fixedColumnsWidth + changesMinWidth + sideMenuWidth.whole + 2 * contentPadding;
 
 /** Where the columns do not fit, each event folds into one block. */
 const foldedColumns: TableColumnsType<AuditEventResponse> = [
@@ -81,9 +85,8 @@ export function AuditTable({
   /** The list failed to load: its error says so, and the empty text would claim there is none. */
   isError?: boolean;
 }) {
-  // The six columns need 980 px beside the side menu (232 px) and the page's margins (48 px):
-  // narrower, what changed would be too narrow to read (one letter a line on a tablet).
-  const isFolded = useMediaQuery('(max-width: 1259.98px)');
+  // Narrower, what changed would be too narrow to read (one letter a line on a tablet).
+  const isFolded = useMediaQuery(`(max-width: ${columnsFitFrom - 0.02}px)`);
   return (
     <Table<AuditEventResponse>
       rowKey="id"

@@ -4,7 +4,7 @@ import { RowActionButton, useRowCells } from '../../../components/row-action-but
 import { RowOpenButton } from '../../../components/row-open-button.tsx';
 import { formatAmount, formatDate } from '../../../lib/format.ts';
 import { purposeLabel } from '../../../lib/request-labels.ts';
-import { useIsMobile, useIsSmallUp, useMediaQuery } from '../../../lib/use-media-query.ts';
+import { useIsBelowXl, useIsMobile, useIsSmallUp } from '../../../lib/use-media-query.ts';
 import { RetirementStatusTag } from './retirement-status-tag.tsx';
 import { organisationToday } from '../../../lib/organisation-day.ts';
 
@@ -44,8 +44,8 @@ export function RetirementsTable({
 }: RetirementsTableProps) {
   const isMobile = useIsMobile();
   const isSmallUp = useIsSmallUp();
-  // Below 1200 px (antd's `xl`) the amount requested's column does not fit beside the side menu.
-  const isBelowXl = useMediaQuery('(max-width: 1199.98px)');
+  // The amount requested's column does not fit beside the side menu below `xl` (1200 px).
+  const isBelowXl = useIsBelowXl();
   const cells = useRowCells<RetirementItemResponse>();
 
   const columns: TableColumnsType<RetirementItemResponse> = [
