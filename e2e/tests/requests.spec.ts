@@ -13,6 +13,7 @@ import {
   expectAboveFooter,
   expectAccessible,
   expectNoSidewaysScroll,
+  expectTableFits,
   expectOnLastPage,
   expectPrintedRecord,
   expectUnclipped,
@@ -433,6 +434,14 @@ test('the requests list, search and form at 375 px', async ({ page, request }) =
   await expect(kits.getByTestId('request-row-facts')).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/);
   await expect(kits.getByText('Kits', { exact: true })).toHaveCount(1);
   await expectNoSidewaysScroll(page);
+  // Beside the side menu on a tablet and a small laptop the table keeps to its card: a name takes
+  // two lines rather than pushing the status and View out of sight.
+  for (const width of [768, 1024]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(page.getByRole('columnheader', { name: 'EXPENDITURE DATE' })).toBeVisible();
+    await expectTableFits(page.getByTestId('requests-table'));
+    await expect(kits.getByText('TZS 420,000', { exact: true })).toBeVisible();
+  }
   await page.setViewportSize(phone);
   // The search covers purpose, owner and approval number.
   await page.getByLabel('Search requests').fill('kits');
@@ -591,6 +600,12 @@ test('the approval matrix: everyone reads it, the director edits it', async ({ p
   expect(saves).toHaveLength(1);
   await expect(page.getByText('Group B (small amounts)')).toBeVisible();
   await shot(page, 'approval-matrix-1280');
+  // Beside the side menu on a tablet and a small laptop the five columns keep to the card.
+  for (const width of [800, 1024]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(page.getByRole('columnheader', { name: 'THIRD OFFICER' })).toBeVisible();
+    await expectTableFits(page.getByTestId('approval-matrix-table'));
+  }
 
   await page.setViewportSize(phone);
   // On a phone the officers of each row are on the screen, not off its edge.

@@ -260,6 +260,17 @@ export async function expectAccessible(page: Page, within?: string): Promise<voi
   expect(blocking).toEqual([]);
 }
 
+/**
+ * A table keeps to its card: nothing in it, its status or View included, is scrolled out of sight
+ * sideways. Waits for antd's columns to settle after a change of width.
+ */
+export async function expectTableFits(table: Locator): Promise<void> {
+  const content = table.locator('.ant-table-content');
+  await expect
+    .poll(() => content.evaluate((element) => element.scrollWidth - element.clientWidth))
+    .toBeLessThanOrEqual(0);
+}
+
 /** A control is on a phone's first screen: its bottom is above the fixed footer menu. */
 export async function expectAboveFooter(page: Page, control: Locator): Promise<void> {
   const box = await control.boundingBox();

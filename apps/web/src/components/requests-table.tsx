@@ -5,6 +5,7 @@ import { purposeLabel } from '../lib/request-labels.ts';
 import { RowActionButton, useRowCells } from './row-action-button.tsx';
 import { RowOpenButton } from './row-open-button.tsx';
 import { useIsMobile, useIsSmallUp } from '../lib/use-media-query.ts';
+import { listTableScroll } from './table-scroll.ts';
 import { StatusTag } from './status-tag.tsx';
 
 /** What a row shows: a request list's item, or a budget's request (spec §2 Budget detail). */
@@ -58,7 +59,8 @@ export function RequestsTable<Row extends RequestsTableRow>({
       title: 'NAME',
       dataIndex: 'request_owner_name',
       key: 'name',
-      ellipsis: true,
+      // A phone's name cell is cut short with an ellipsis; wider, a long name wraps.
+      ellipsis: isMobile,
       onCell: cells.cell('name'),
       render: (name: string, request) => {
         const label = isMobile ? (
@@ -114,6 +116,7 @@ export function RequestsTable<Row extends RequestsTableRow>({
       title: 'AMOUNT',
       key: 'amount',
       align: 'right',
+      className: 'table-amount',
       onCell: cells.cell('amount'),
       render: (_value, request) => formatAmount(request.amount_requested, request.amount_currency),
     },
@@ -146,7 +149,7 @@ export function RequestsTable<Row extends RequestsTableRow>({
       dataSource={requests}
       loading={isLoading}
       size={isMobile ? 'small' : 'middle'}
-      scroll={{ x: 'max-content' }}
+      scroll={listTableScroll(isMobile)}
       // The empty text only once the list is known to be empty: not while it loads, nor beside its
       // error.
       locale={{ emptyText: isLoading || isError ? ' ' : emptyText }}

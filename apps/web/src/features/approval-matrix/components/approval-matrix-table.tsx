@@ -99,7 +99,9 @@ export function ApprovalMatrixTable({
       dataSource={rows}
       loading={isLoading}
       size={isMobile ? 'small' : 'middle'}
-      scroll={isMobile ? undefined : { x: 'max-content' }}
+      // Wider than a phone the five columns keep to the card, a long group's name taking two lines
+      // (as wide as their content they overflowed it beside the side menu at 768–1,024 px).
+      scroll={isMobile ? undefined : { x: true }}
       pagination={false}
       // 'No approval rows found!' only once the matrix is known to be empty, not beside its error.
       locale={{ emptyText: isLoading || isError ? ' ' : 'No approval rows found!' }}

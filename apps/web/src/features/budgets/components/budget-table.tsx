@@ -6,6 +6,7 @@ import { RowOpenButton } from '../../../components/row-open-button.tsx';
 import { formatAmount } from '../../../lib/format.ts';
 import { tablePagination } from '../../../lib/pagination.tsx';
 import { useIsMobile, useIsSmallUp } from '../../../lib/use-media-query.ts';
+import { listTableScroll } from '../../../components/table-scroll.ts';
 import { paths } from '../../../paths.ts';
 import { budgetDepartmentLabel } from '@imprest/domain/budgets.ts';
 import { BudgetStatusTag } from './budget-status-tag.tsx';
@@ -74,12 +75,8 @@ export function BudgetTable({
       title: 'AMOUNT',
       key: 'amount',
       align: 'right',
-      // An amount stays on one line; the name and the department wrap instead.
-      render: (_value, budget) => (
-        <span style={{ whiteSpace: 'nowrap' }}>
-          {formatAmount(budget.amount, budget.amount_currency)}
-        </span>
-      ),
+      className: 'table-amount',
+      render: (_value, budget) => formatAmount(budget.amount, budget.amount_currency),
     },
     {
       title: 'DEPARTMENT',
@@ -118,10 +115,7 @@ export function BudgetTable({
       dataSource={budgets}
       loading={isLoading}
       size={isMobile ? 'small' : 'middle'}
-      // Wider than a phone the table keeps to its card, a long name taking two lines where the
-      // columns would not fit on one (a small laptop's 1,024 px cut View Budget off); a phone's
-      // layout is measured for its content, scrolling sideways only if it must.
-      scroll={{ x: isMobile ? 'max-content' : true }}
+      scroll={listTableScroll(isMobile)}
       // While the first page loads the spinner speaks, after a failure the error does; 'No budgets
       // found!' only once the list is known to be empty.
       locale={{ emptyText: isLoading || isError ? ' ' : 'No budgets found!' }}

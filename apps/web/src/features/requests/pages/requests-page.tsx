@@ -75,6 +75,7 @@ export function RequestsPage() {
           })}
           onPreview={setPreviewed}
           onOpen={openRequest}
+          data-testid="requests-table"
         />
       </Flex>
       <RequestPreviewDrawer

@@ -5,6 +5,7 @@ import { RowOpenButton } from '../../../components/row-open-button.tsx';
 import { formatAmount, formatDate } from '../../../lib/format.ts';
 import { purposeLabel } from '../../../lib/request-labels.ts';
 import { useIsBelowXl, useIsMobile, useIsSmallUp } from '../../../lib/use-media-query.ts';
+import { listTableScroll } from '../../../components/table-scroll.ts';
 import { RetirementStatusTag } from './retirement-status-tag.tsx';
 import { organisationToday } from '../../../lib/organisation-day.ts';
 
@@ -53,7 +54,8 @@ export function RetirementsTable({
       title: 'NAME',
       dataIndex: 'name',
       key: 'name',
-      ellipsis: true,
+      // A phone's name cell is cut short with an ellipsis; wider, a long name wraps.
+      ellipsis: isMobile,
       onCell: cells.cell('name'),
       render: (name: string, retirement) =>
         isBelowXl ? (
@@ -96,6 +98,7 @@ export function RetirementsTable({
       title: 'AMOUNT REQUESTED',
       key: 'amount_requested',
       align: 'right',
+      className: 'table-amount',
       onCell: cells.cell('amount_requested'),
       responsive: ['xl'],
       render: (_value, retirement) =>
@@ -106,6 +109,7 @@ export function RetirementsTable({
       title: isMobile ? <span className="table-title-wrap">AMOUNT SPENT</span> : 'AMOUNT SPENT',
       key: 'amount_spent',
       align: 'right',
+      className: 'table-amount',
       render: (_value, retirement) =>
         retirement.amount_spent === null
           ? '—'
@@ -145,7 +149,7 @@ export function RetirementsTable({
       dataSource={retirements}
       loading={isLoading}
       size={isMobile ? 'small' : 'middle'}
-      scroll={{ x: 'max-content' }}
+      scroll={listTableScroll(isMobile)}
       // 'No retirements found!' only once the list is known to be empty, not beside its error.
       locale={{ emptyText: isLoading || isError ? ' ' : 'No retirements found!' }}
       pagination={pagination}
