@@ -128,12 +128,13 @@ export function RetirementsTable({
       responsive: ['md'],
       render: (_value, retirement) => (
         <RowActionButton
-          describedBy={cells.describedBy(retirement, [
-            'name',
-            'purpose',
-            'amount_requested',
-            'status',
-          ])}
+          // Below `xl` the amount requested is in the name's cell, its own column left out.
+          describedBy={cells.describedBy(
+            retirement,
+            isBelowXl
+              ? ['name', 'purpose', 'status']
+              : ['name', 'purpose', 'amount_requested', 'status'],
+          )}
           onClick={() => onOpen(retirement)}
         >
           View
