@@ -335,6 +335,12 @@ test('a budget with requests freezes its funding terms and offers no Delete', as
   await expect(requests.getByRole('row', { name: /Asha Staff/ })).toContainText('TZS 250,000');
   await expect(page.getByTestId('budget-history-chart')).toBeVisible();
   await shot(page, 'budget-detail-1280');
+  // A tablet beside the side menu: the budget's requests keep to their card, the date under the
+  // name.
+  await page.setViewportSize({ width: 768, height: 900 });
+  await expect(requests.getByTestId('request-row-facts')).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/);
+  await expectTableFits(requests);
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   await page.getByRole('button', { name: 'Edit Budget' }).click();
   await expect(page.getByText(messages.priorRequestsBlockChange)).toBeVisible();

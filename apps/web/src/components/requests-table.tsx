@@ -4,7 +4,7 @@ import { formatAmount, formatDate } from '../lib/format.ts';
 import { purposeLabel } from '../lib/request-labels.ts';
 import { RowActionButton, useRowCells } from './row-action-button.tsx';
 import { RowOpenButton } from './row-open-button.tsx';
-import { useIsMobile, useIsSmallUp } from '../lib/use-media-query.ts';
+import { useIsMobile, useIsNarrow, useIsSmallUp } from '../lib/use-media-query.ts';
 import { listTableScroll } from './table-scroll.ts';
 import { StatusTag } from './status-tag.tsx';
 
@@ -36,8 +36,9 @@ type RequestsTableProps<Row extends RequestsTableRow> = {
 
 /**
  * The requests table of spec §2 (Home's 'Recent Requests' and the requests list): name, purpose,
- * expenditure date, amount, status and an action. Narrow phones keep name, amount and status, with
- * the purpose and the expenditure date under the name.
+ * expenditure date, amount, status and an action. Below 992 px the expenditure date is under the
+ * name, below 576 px the purpose too; a phone (below 768 px) leaves out the action, its row opening
+ * the request.
  */
 export function RequestsTable<Row extends RequestsTableRow>({
   requests,
@@ -52,6 +53,7 @@ export function RequestsTable<Row extends RequestsTableRow>({
 }: RequestsTableProps<Row>) {
   const isMobile = useIsMobile();
   const isSmallUp = useIsSmallUp();
+  const isNarrow = useIsNarrow();
   const cells = useRowCells<Row>();
 
   const columns: TableColumnsType<Row> = [
@@ -63,10 +65,10 @@ export function RequestsTable<Row extends RequestsTableRow>({
       ellipsis: isMobile,
       onCell: cells.cell('name'),
       render: (name: string, request) => {
-        const label = isMobile ? (
+        const label = isNarrow ? (
           <>
-            <RowOpenButton onOpen={() => onOpen(request)}>{name}</RowOpenButton>
-            {/* The columns a phone leaves out, so one owner's requests can be told apart. */}
+            {isMobile ? <RowOpenButton onOpen={() => onOpen(request)}>{name}</RowOpenButton> : name}
+            {/* The columns this width leaves out, so one owner's requests can be told apart. */}
             <div className="request-row-facts" data-testid="request-row-facts">
               {isSmallUp ? null : <div>{purposeLabel(request.purpose)}</div>}
               <div>{formatDate(request.expenditure_date)}</div>
@@ -109,7 +111,9 @@ export function RequestsTable<Row extends RequestsTableRow>({
       title: 'EXPENDITURE DATE',
       dataIndex: 'expenditure_date',
       key: 'expenditure_date',
-      responsive: ['md'],
+      // Beside the side menu a tablet has no room for it (a budget's requests overflowed their
+      // card at 768 px): below 992 px the date is under the name.
+      responsive: ['lg'],
       render: (value: string) => formatDate(value),
     },
     {
