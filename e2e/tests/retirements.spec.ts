@@ -709,6 +709,9 @@ test('on a phone, each retirement row says what was requested, for what and by w
     await expect(page.getByRole('columnheader', { name: 'RETIREMENT DATE' })).toBeVisible();
     await expect(page.getByRole('columnheader', { name: 'AMOUNT REQUESTED' })).toHaveCount(0);
     await expect(row.getByTestId('retirement-row-facts')).toHaveText('TZS 611,000');
+    // On one line: the amount does not break after its currency.
+    const facts = await row.getByTestId('retirement-row-facts').boundingBox();
+    expect(facts?.height).toBeLessThan(24);
     await expectTableFits(page.getByTestId('retirements-page'));
     await expectNoSidewaysScroll(page);
   }
