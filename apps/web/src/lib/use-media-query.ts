@@ -19,12 +19,19 @@ export function useIsMobile(): boolean {
   return useMediaQuery(`(max-width: ${breakpoints.tablet - 0.02}px)`);
 }
 
-/** Below the laptop breakpoint (992 px) the side menu shows icons only. */
+/**
+ * Below the laptop breakpoint (992 px) the side menu shows icons only. It is antd's `lg` too: a
+ * table leaves out its columns marked `responsive: ['lg']` below it, and says what they hold under
+ * a row's name.
+ */
 export function useIsNarrow(): boolean {
   return useMediaQuery(`(max-width: ${breakpoints.laptop - 0.02}px)`);
 }
 
-/** antd's grid breakpoints that a table column's `responsive` names here: `sm` and `xl`. */
+/**
+ * antd's grid breakpoints that a table column's `responsive` names here besides `md` and `lg`, which
+ * are the app's tablet and laptop breakpoints (useIsMobile, useIsNarrow): `sm` and `xl`.
+ */
 const gridBreakpoints = { sm: 576, xl: 1200 } as const;
 
 /**
