@@ -16,11 +16,12 @@ import { budgetChangelog, budgetHistory, findBudgetByCode } from '../features/bu
 import { findActingDelegates, findGrantsOf } from '../features/delegations/queries.ts';
 import { organizationRequestCounts, ownerRequestCountsOf } from '../features/requests/counts.ts';
 import { findRequestNotice, findRetirementNotice } from '../features/notifications/queries.ts';
-import { lockRequest } from '../features/requests/queries.ts';
+import { listPendingForRole, listRequestPage, lockRequest } from '../features/requests/queries.ts';
 import { findRequestView } from '../features/requests/view.ts';
 import {
   countOwnerOutstandingRetirements,
   listOwnerOutstanding,
+  listPendingReviewPage,
   listRetirementPage,
 } from '../features/retirements/queries.ts';
 import { connect, type Database } from './client.ts';
@@ -75,6 +76,17 @@ describe('statements prepared under a name', () => {
       });
       // Home's summary, a budget's detail, a delegate's pending list and answer.
       const owner = { organizationId: org.organizationId, ownerId: org.staff.id };
+      // A reviewer's two queues on Home.
+      const reviewer = { organizationId: org.organizationId, role: 'finance_officer', page: 1 };
+      await listPendingForRole(one, { ...reviewer, excludeOwnerId: org.finance.id, perPage: 10 });
+      await listPendingReviewPage(one, { ...reviewer, callerId: org.finance.id, perPage: 10 });
+      // The lists of a staff member and of an organisation, in every status and in one.
+      for (const status of ['all', 'pending'] as const) {
+        for (const list of [listRequestPage, listRetirementPage]) {
+          await list(one, { ...owner, status, page: 1, perPage: 10 });
+          await list(one, { organizationId: org.organizationId, status, page: 1, perPage: 10 });
+        }
+      }
       await countOwnerOutstandingRetirements(one, owner);
       await listOwnerOutstanding(one, { ...owner, limit: 10 });
       expect(
@@ -112,6 +124,22 @@ describe('statements prepared under a name', () => {
       // The owner and the organisation; and how many are listed.
       owner_outstanding_count: '{uuid,uuid}',
       owner_outstanding: '{uuid,uuid,bigint}',
+      // The queues: the organisation, the role, the caller (twice); the page's size and start.
+      pending_requests_page: '{uuid,text,uuid,uuid,bigint,bigint}',
+      pending_requests_count: '{uuid,text,uuid,uuid}',
+      pending_retirements_page: '{uuid,text,uuid,uuid,bigint,bigint}',
+      pending_retirements_count: '{uuid,text,uuid,uuid}',
+      // The lists: the organisation, the owner (and the status); the page's size and start. An
+      // organisation's retirements in one status stay unnamed (no index has the status and order).
+      organization_requests_page: '{uuid,bigint,bigint}',
+      organization_requests_page_by_status: '{uuid,text,bigint,bigint}',
+      organization_retirements_page: '{uuid,bigint,bigint}',
+      owner_requests_page: '{uuid,uuid,bigint,bigint}',
+      owner_requests_page_by_status: '{uuid,uuid,text,bigint,bigint}',
+      owner_retirements_page: '{uuid,uuid,bigint,bigint}',
+      owner_retirements_page_by_status: '{uuid,uuid,text,bigint,bigint}',
+      owner_retirement_count: '{uuid,uuid}',
+      owner_retirement_count_by_status: '{uuid,uuid,text}',
       // The organisation and the code.
       budget_by_code: '{uuid,text}',
       budget_changelog: '{uuid}',

@@ -21,7 +21,7 @@ import {
 } from 'drizzle-orm';
 import { alias, type AnyPgColumn, type PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
-import { equalsConstant } from '../../db/constants.ts';
+import { equalsConstant, inConstants } from '../../db/constants.ts';
 import { containsPattern } from '../../db/like.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import {
@@ -355,10 +355,15 @@ function pageOfRequests(db: Executor, where: SQL | undefined, filter: PageFilter
 
 /**
  * A list's page without a search, built once per filter shape (issue 13): Drizzle then puts its
- * SQL together a single time. Unnamed, so PostgreSQL still plans each call for its own values:
- * one organisation's or owner's rows can be few or hundreds of thousands.
+ * SQL together a single time. Named, so PostgreSQL plans each shape once per connection: every
+ * shape has an index in the page's order (requests_org_latest_idx, requests_org_status_idx,
+ * requests_owner_latest_idx), whose walk newest first is the best plan for an organisation or an
+ * owner of any size, and planning a page cost PostgreSQL more than running it (0.5–0.7 ms against
+ * 0.1–0.3 ms, bench/results.md, 2026-12-02). `is_latest` is in the text, as the partial
+ * indexes' own condition (db/constants.ts).
  */
 function prepareListPage(byOwner: boolean, byStatus: boolean) {
+  const name = `${byOwner ? 'owner' : 'organization'}_requests_page${byStatus ? '_by_status' : ''}`;
   return preparedOnce((db: Executor) =>
     db
       .select(recordColumns)
@@ -367,7 +372,7 @@ function prepareListPage(byOwner: boolean, byStatus: boolean) {
       .where(
         and(
           eq(requests.organization_id, sql.placeholder('organizationId')),
-          eq(requests.is_latest, true),
+          sql`${requests.is_latest}`,
           byOwner ? eq(requests.request_owner_id, sql.placeholder('ownerId')) : undefined,
           byStatus ? eq(requests.current_status, sql.placeholder('status')) : undefined,
         ),
@@ -375,8 +380,7 @@ function prepareListPage(byOwner: boolean, byStatus: boolean) {
       .orderBy(...newestFirst)
       .limit(sql.placeholder('limit'))
       .offset(sql.placeholder('offset'))
-      // '' is PostgreSQL's unnamed statement: parsed and planned with each call's values.
-      .prepare(''),
+      .prepare(name),
   );
 }
 
@@ -550,9 +554,10 @@ function pendingWhere(
 ) {
   return and(
     eq(requests.organization_id, organizationId),
-    eq(requests.is_latest, true),
+    // Constants in the text, so the named queue is planned once (db/constants.ts).
+    sql`${requests.is_latest}`,
     waitingFor,
-    inArray(requests.current_status, ['pending', 'on_progress']),
+    inConstants(requests.current_status, ['pending', 'on_progress']),
     ne(requests.request_owner_id, callerId),
     sql`NOT ${requests.answered_by} @> ARRAY[${callerId}]::uuid[]`,
   );
@@ -576,8 +581,10 @@ function pendingPage(
 
 /**
  * The pending list of a caller who holds no delegation (nearly every one), built once (issue 13).
- * Unnamed, so each call is planned for its organisation and role: one role waits on a few
- * requests, another on thousands.
+ * Named, so planned once per connection: the page and the count both read
+ * requests_next_reviewer_idx, whose key is the organisation, the role and the page's order and
+ * whose INCLUDE columns are the other conditions, the best plan whether a role waits on a few
+ * requests or on thousands (bench/results.md, 2026-12-02).
  */
 const pendingOwnWhere = pendingWhere(
   sql.placeholder('organizationId'),
@@ -585,14 +592,16 @@ const pendingOwnWhere = pendingWhere(
   sql.placeholder('callerId'),
 );
 const pendingPageQuery = preparedOnce((db: Executor) =>
-  pendingPage(db, pendingOwnWhere, sql.placeholder('limit'), sql.placeholder('offset')).prepare(''),
+  pendingPage(db, pendingOwnWhere, sql.placeholder('limit'), sql.placeholder('offset')).prepare(
+    'pending_requests_page',
+  ),
 );
 const pendingCountQuery = preparedOnce((db: Executor) =>
   db
     .select({ total: sql<number>`count(*)::int` })
     .from(requests)
     .where(pendingOwnWhere)
-    .prepare(''),
+    .prepare('pending_requests_count'),
 );
 
 /**

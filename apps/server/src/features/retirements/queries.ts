@@ -409,25 +409,35 @@ function listConditions(byOwner: boolean, byStatus: boolean) {
 
 /**
  * A list's page without a search, built once per filter shape (issue 13), as the requests' list
- * pages are: Drizzle puts the SQL together a single time. Unnamed ('' is PostgreSQL's unnamed
- * statement), so PostgreSQL still plans each call for its own values: one organisation's or
- * owner's rows can be a few or tens of thousands.
+ * pages are: Drizzle puts the SQL together a single time. Named, so planned once per connection,
+ * where one plan is the best for every organisation and owner: an owner's few rows, read off the
+ * owner's indexes, and an organisation's newest first off retirements_org_latest_idx. Planning the
+ * owner's page cost PostgreSQL more than running it (0.49 against 0.31 ms, bench/results.md,
+ * 2026-12-02). An organisation's list in one status is unnamed ('' is PostgreSQL's unnamed
+ * statement) and planned for each call's values: no index has the status and the order, and one
+ * status has a few rows where another has tens of thousands.
  */
 function prepareListPage(byOwner: boolean, byStatus: boolean) {
+  const name = byOwner
+    ? `owner_retirements_page${byStatus ? '_by_status' : ''}`
+    : byStatus
+      ? ''
+      : 'organization_retirements_page';
   return preparedOnce((db: Executor) =>
     selectRecords(db)
       .where(listConditions(byOwner, byStatus))
       .orderBy(...newestFirst)
       .limit(sql.placeholder('limit'))
       .offset(sql.placeholder('offset'))
-      .prepare(''),
+      .prepare(name),
   );
 }
 
 /**
  * How many retirements an owner has, in every status or in one: a staff list's total, from the
- * owner's few rows in retirements_owner_status_idx. Without the request: the join cannot change
- * the count (request_id is a NOT NULL foreign key to the requests' primary key, one request each).
+ * owner's few rows in retirements_owner_status_idx, named as the owner's page is. Without the
+ * request: the join cannot change the count (request_id is a NOT NULL foreign key to the
+ * requests' primary key, one request each).
  */
 function prepareOwnerCount(byStatus: boolean) {
   return preparedOnce((db: Executor) =>
@@ -435,7 +445,7 @@ function prepareOwnerCount(byStatus: boolean) {
       .select({ total: sql<number>`count(*)::int` })
       .from(retirements)
       .where(listConditions(true, byStatus))
-      .prepare(''),
+      .prepare(byStatus ? 'owner_retirement_count_by_status' : 'owner_retirement_count'),
   );
 }
 
@@ -510,9 +520,10 @@ const pendingReviewWhere = and(
 );
 
 /**
- * The queue's page and its count, built once (issue 13). Unnamed, so each call is planned for its
- * organisation and role, as the requests' pending list is. Both read retirements_next_reviewer_idx,
- * whose key gives the page's order and whose INCLUDE columns (migration 0024) the count's filters.
+ * The queue's page and its count, built once (issue 13). Named, as the requests' pending list is:
+ * both read retirements_next_reviewer_idx, whose key gives the page's order and whose INCLUDE
+ * columns (migration 0024) the count's filters, the best plan for any organisation and role, so
+ * PostgreSQL plans them once per connection.
  */
 const pendingReviewPageQuery = preparedOnce((db: Executor) =>
   selectRecords(db)
@@ -520,7 +531,7 @@ const pendingReviewPageQuery = preparedOnce((db: Executor) =>
     .orderBy(asc(retirements.submitted_at), asc(retirements.id))
     .limit(sql.placeholder('limit'))
     .offset(sql.placeholder('offset'))
-    .prepare(''),
+    .prepare('pending_retirements_page'),
 );
 
 const pendingReviewCountQuery = preparedOnce((db: Executor) =>
@@ -528,7 +539,7 @@ const pendingReviewCountQuery = preparedOnce((db: Executor) =>
     .select({ total: sql<number>`count(*)::int` })
     .from(retirements)
     .where(pendingReviewWhere)
-    .prepare(''),
+    .prepare('pending_retirements_count'),
 );
 
 /**
