@@ -355,12 +355,14 @@ function pageOfRequests(db: Executor, where: SQL | undefined, filter: PageFilter
 
 /**
  * A list's page without a search, built once per filter shape (issue 13): Drizzle then puts its
- * SQL together a single time. Named, so PostgreSQL plans each shape once per connection: every
- * shape has an index in the page's order (requests_org_latest_idx, requests_org_status_idx,
- * requests_owner_latest_idx), whose walk newest first is the best plan for an organisation or an
- * owner of any size, and planning a page cost PostgreSQL more than running it (0.5–0.7 ms against
- * 0.1–0.3 ms, bench/results.md, 2026-12-02). `is_latest` is in the text, as the partial
- * indexes' own condition (db/constants.ts).
+ * SQL together a single time. Named (decision 0026), so each connection has it parsed once and
+ * its rows described once. Every shape has an index in the page's order (requests_org_latest_idx,
+ * requests_org_status_idx, requests_owner_latest_idx), so a plan made without the values is the
+ * plans made with them; PostgreSQL keeps it where it looks no dearer: an owner's page, whose
+ * planning cost more than its run (bench/results.md, 2026-12-02). An organisation's page is still
+ * planned each call: not knowing the LIMIT, PostgreSQL costs the generic plan for a tenth of the
+ * organisation's rows. `is_latest` is in the text, the partial indexes' condition
+ * (db/constants.ts).
  */
 function prepareListPage(byOwner: boolean, byStatus: boolean) {
   const name = `${byOwner ? 'owner' : 'organization'}_requests_page${byStatus ? '_by_status' : ''}`;
@@ -581,10 +583,11 @@ function pendingPage(
 
 /**
  * The pending list of a caller who holds no delegation (nearly every one), built once (issue 13).
- * Named, so planned once per connection: the page and the count both read
- * requests_next_reviewer_idx, whose key is the organisation, the role and the page's order and
- * whose INCLUDE columns are the other conditions, the best plan whether a role waits on a few
- * requests or on thousands (bench/results.md, 2026-12-02).
+ * Named (decision 0026): the page and the count both read requests_next_reviewer_idx, whose key is
+ * the organisation, the role and the page's order and whose INCLUDE columns are the other
+ * conditions, the best plan whether a role waits on a few requests or on thousands. PostgreSQL
+ * plans the count once per connection; the page as long as its unknown LIMIT makes the generic
+ * plan look dearer (bench/results.md, 2026-12-02).
  */
 const pendingOwnWhere = pendingWhere(
   sql.placeholder('organizationId'),

@@ -409,13 +409,14 @@ function listConditions(byOwner: boolean, byStatus: boolean) {
 
 /**
  * A list's page without a search, built once per filter shape (issue 13), as the requests' list
- * pages are: Drizzle puts the SQL together a single time. Named, so planned once per connection,
- * where one plan is the best for every organisation and owner: an owner's few rows, read off the
- * owner's indexes, and an organisation's newest first off retirements_org_latest_idx. Planning the
- * owner's page cost PostgreSQL more than running it (0.49 against 0.31 ms, bench/results.md,
- * 2026-12-02). An organisation's list in one status is unnamed ('' is PostgreSQL's unnamed
- * statement) and planned for each call's values: no index has the status and the order, and one
- * status has a few rows where another has tens of thousands.
+ * pages are: Drizzle puts the SQL together a single time. Named (decision 0026) where one plan is
+ * the best for every organisation and owner: an owner's few rows, read off the owner's indexes,
+ * and an organisation's newest first off retirements_org_latest_idx. PostgreSQL plans an owner's
+ * page once per connection (planning it cost more than running it: 0.49 against 0.31 ms,
+ * bench/results.md, 2026-12-02); an organisation's it still plans each call, the LIMIT unknown to
+ * a generic plan. An organisation's list in one status is unnamed ('' is PostgreSQL's unnamed
+ * statement): no index has the status and the order, and one status has a few rows where another
+ * has tens of thousands, so no one plan should stand for them all.
  */
 function prepareListPage(byOwner: boolean, byStatus: boolean) {
   const name = byOwner
@@ -522,8 +523,7 @@ const pendingReviewWhere = and(
 /**
  * The queue's page and its count, built once (issue 13). Named, as the requests' pending list is:
  * both read retirements_next_reviewer_idx, whose key gives the page's order and whose INCLUDE
- * columns (migration 0024) the count's filters, the best plan for any organisation and role, so
- * PostgreSQL plans them once per connection.
+ * columns (migration 0024) the count's filters, the best plan for any organisation and role.
  */
 const pendingReviewPageQuery = preparedOnce((db: Executor) =>
   selectRecords(db)
