@@ -556,7 +556,7 @@ function pendingWhere(
 ) {
   return and(
     eq(requests.organization_id, organizationId),
-    // Constants in the text, so the named queue is planned once (db/constants.ts).
+    // Constants in the text, so the named queue's generic plan knows them (db/constants.ts).
     sql`${requests.is_latest}`,
     waitingFor,
     inConstants(requests.current_status, ['pending', 'on_progress']),
