@@ -20,6 +20,21 @@ const row = (
   more: Partial<Row> = {},
 ): Row => ({ name, kind, api, cpu: { server, postgres, bench }, statements, ...more });
 
+/** What formatReport is told of the run besides its rows. */
+const reportContext = {
+  ...machine,
+  scale: 1,
+  durationSeconds: 10,
+  machine: '2 cores',
+  seeded: 'a few rows',
+  seedSeconds: 50,
+  seedTargetSeconds: 180,
+  isLedgerExact: true,
+  ledgerChecked: 12,
+  compareEntry: null,
+  repoRoot: '/',
+};
+
 describe('the load report', () => {
   it('explains a read whose SQL alone misses the rate on this machine', () => {
     const call = row('budget list (finance)', 'read', load(597, 163), [0.63, 0.94, 0.08], 3, {
@@ -103,23 +118,26 @@ describe('the load report', () => {
       driver: load(12_779),
     });
     const missed = row('submit a retirement', 'write', load(298), [0.74, 0.83, 0.06], 16);
-    const report = formatReport([met, missed], {
-      ...machine,
-      scale: 1,
-      durationSeconds: 10,
-      machine: '2 cores',
-      seeded: 'a few rows',
-      seedSeconds: 50,
-      seedTargetSeconds: 180,
-      isLedgerExact: true,
-      ledgerChecked: 12,
-      compareEntry: null,
-      repoRoot: '/',
-    });
+    const report = formatReport([met, missed], reportContext);
     expect(report).toContain('| validate-token | 6673 |');
     expect(report).toContain('| met |');
     const why = report.slice(report.indexOf('Why each miss'));
     expect(why).toContain('- **submit a retirement** (rate):');
     expect(why).not.toContain('validate-token');
+  });
+
+  it('sets each call beside the baseline by its rate and by the CPU it cost a call', () => {
+    // 1,000 a second on 0.9 + 0.5 cores: 0.90 + 0.50 ms a call; 1,250 on 0.9 + 0.4: 0.72 + 0.32.
+    const call = row('requests, staff mode', 'read', load(1_250, 40), [0.9, 0.4, 0.1], 2, {
+      baseline: load(1_000, 50),
+      baselineCpu: { server: 0.9, postgres: 0.5, bench: 0.1 },
+    });
+    const report = formatReport([call], {
+      ...reportContext,
+      compareEntry: '/base/dist/main.js',
+    });
+    expect(report).toContain(
+      '| requests, staff mode | 1000 | 1250 | 25 % | 50.0 → 40.0 | 0.90 + 0.50 → 0.72 + 0.32 (-26 %) | 0 / 0 |',
+    );
   });
 });

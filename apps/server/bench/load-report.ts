@@ -33,8 +33,9 @@ export type Row = {
   driver?: Load;
   statements?: number;
   cpu: CpuShare;
-  /** The same call against BENCH_COMPARE's build. */
+  /** The same call against BENCH_COMPARE's build, and the CPU it used. */
   baseline?: Load;
+  baselineCpu?: CpuShare;
   note?: string;
   /**
    * Why the call costs what it does by design, when it does (sign-in's password hashing), and
@@ -165,6 +166,20 @@ function nextStep(row: Row, misses: string[], reached: number, target: number): 
   return `more cores, which is how Imprest grows (PostgreSQL on a machine of its own with DATABASE_POOL_SIZE set for it, and WEB_CONCURRENCY server workers, docs/decisions/0031); on this machine, ${heavier}.`;
 }
 
+/** CPU a call, the server's and PostgreSQL's, in ms: the machine's noise moves it less than a rate. */
+function cpuPerCall(cpu: CpuShare, load: Load): number {
+  return ((cpu.server + cpu.postgres) / load.rate) * 1000;
+}
+
+/** "1.32 + 0.61 → 1.10 + 0.58 (−12 %)": each build's CPU a call, and the change of their sums. */
+function cpuChange(before: CpuShare | undefined, baseline: Load, after: CpuShare, load: Load) {
+  if (!before || baseline.rate <= 0 || load.rate <= 0) return '—';
+  const each = (cpu: CpuShare, rate: number) =>
+    `${((cpu.server / rate) * 1000).toFixed(2)} + ${((cpu.postgres / rate) * 1000).toFixed(2)}`;
+  const change = (cpuPerCall(after, load) / cpuPerCall(before, baseline) - 1) * 100;
+  return `${each(before, baseline.rate)} → ${each(after, load.rate)} (${change.toFixed(0)} %)`;
+}
+
 /** The markdown report: the machine, the seed, the table, the misses explained, the baseline. */
 export function formatReport(rows: Row[], context: ReportContext): string {
   const lines = [
@@ -210,14 +225,14 @@ export function formatReport(rows: Row[], context: ReportContext): string {
     lines.push(
       `Beside the baseline (BENCH_COMPARE=${path.relative(context.repoRoot, context.compareEntry ?? '')}, on the same database, each call driven against both builds one after the other):`,
       '',
-      '| call | baseline req/s | this build req/s | change | p99 ms baseline → this build | errors baseline / this build |',
-      '|---|---:|---:|---:|---|---|',
+      '| call | baseline req/s | this build req/s | change | p99 ms baseline → this build | CPU ms a call, server + PostgreSQL: baseline → this build | errors baseline / this build |',
+      '|---|---:|---:|---:|---|---|---|',
     );
     for (const row of compared) {
       const before = row.baseline;
       if (!before) continue;
       lines.push(
-        `| ${row.name} | ${before.rate.toFixed(0)} | ${row.api.rate.toFixed(0)} | ${((row.api.rate / before.rate - 1) * 100).toFixed(0)} % | ${ms(before.p99)} → ${ms(row.api.p99)} | ${before.errors} / ${row.api.errors} |`,
+        `| ${row.name} | ${before.rate.toFixed(0)} | ${row.api.rate.toFixed(0)} | ${((row.api.rate / before.rate - 1) * 100).toFixed(0)} % | ${ms(before.p99)} → ${ms(row.api.p99)} | ${cpuChange(row.baselineCpu, before, row.cpu, row.api)} | ${before.errors} / ${row.api.errors} |`,
       );
     }
     lines.push('');

@@ -674,9 +674,9 @@ async function benchmark(
       // With a baseline, each build goes first every other call, so neither always meets the
       // warmer cache.
       const baselineFirst = baseline !== null && rows.length % 2 === 1;
-      const before = baseline && baselineFirst ? await measure(baseline) : undefined;
+      const first = baseline && baselineFirst ? await measure(baseline) : undefined;
       const { value: api, cpu } = await measure(server);
-      const beforeApi = before?.value ?? (baseline ? (await measure(baseline)).value : undefined);
+      const before = first ?? (baseline ? await measure(baseline) : undefined);
       const driver = await drive(driverPool, replay.statements, replay.inTransaction);
       rows.push({
         name: read.name,
@@ -685,7 +685,7 @@ async function benchmark(
         driver,
         statements: replay.statements.length,
         cpu,
-        ...(beforeApi ? { baseline: beforeApi } : {}),
+        ...(before ? { baseline: before.value, baselineCpu: before.cpu } : {}),
         ...(read.note ? { note: read.note } : {}),
         ...(read.design ? { design: read.design } : {}),
       });
@@ -899,8 +899,7 @@ async function benchmark(
     const baselineFirst = baseline !== null && rows.length % 2 === 1;
     const first = baseline && baselineFirst ? await run(baseline, 0) : undefined;
     const { value: api, cpu } = await run(server, first ? handedOut : 0);
-    const beforeApi =
-      first?.value ?? (baseline ? (await run(baseline, handedOut)).value : undefined);
+    const before = first ?? (baseline ? await run(baseline, handedOut) : undefined);
     const ranOut = write.amount !== undefined && handedOut >= write.amount;
     rows.push({
       name: write.name,
@@ -908,7 +907,7 @@ async function benchmark(
       api,
       cpu,
       statements: writeStatements.get(write.name)?.length,
-      ...(beforeApi ? { baseline: beforeApi } : {}),
+      ...(before ? { baseline: before.value, baselineCpu: before.cpu } : {}),
       ...(ranOut
         ? { note: `all ${write.amount} prepared targets used before the time was up` }
         : {}),

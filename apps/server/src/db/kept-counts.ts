@@ -1,5 +1,5 @@
 import type { StatusFilter } from '@imprest/domain/enums.ts';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from './client.ts';
 import { preparedOnce } from './prepared.ts';
@@ -54,10 +54,51 @@ export async function readKeptCounts(
   counts: KeptCounts,
   key: string,
 ): Promise<StatusCounts> {
-  const rows = await counts.rowsOf(db).execute({ key });
+  return statusCountsOf(db, counts, key, await counts.rowsOf(db).execute({ key }));
+}
+
+type KeptRow = { status: string; total: string | number; rows: number };
+
+async function statusCountsOf(
+  db: Executor,
+  counts: KeptCounts,
+  key: string,
+  rows: KeptRow[],
+): Promise<StatusCounts> {
   if (rows.reduce((sum, row) => sum + row.rows, 0) > rowsToFold)
     await foldKeptCounts(db, counts, key);
   return Object.fromEntries(rows.map((row) => [row.status, Number(row.total)]));
+}
+
+/**
+ * The same read as a column of a list's page (issue 13): one key's rows as JSON text, from a
+ * subquery PostgreSQL runs once per statement, so the page and its total come in one round trip
+ * instead of two, from one snapshot. Every row of the page carries the same text.
+ */
+export function keptCountsColumn(counts: KeptCounts, key: Placeholder | SQL) {
+  return sql<string | null>`(
+    SELECT json_agg(json_build_object('status', c.status, 'total', c.total, 'rows', c.rows))::text
+    FROM (
+      SELECT ${counts.status} AS status, sum(${counts.count}) AS total, count(*)::int AS rows
+      FROM ${counts.table} WHERE ${counts.key} = ${key}
+      GROUP BY ${counts.status}
+    ) c
+  )`;
+}
+
+/**
+ * A page's kept counts from the text keptCountsColumn put on its first row (null: no rows of
+ * counts at all), or read on their own when the page has no row to carry them (`undefined`: past
+ * the end, or nothing to list).
+ */
+export function keptCountsOfPage(
+  db: Executor,
+  counts: KeptCounts,
+  key: string,
+  carried: string | null | undefined,
+): Promise<StatusCounts> {
+  if (carried === undefined) return readKeptCounts(db, counts, key);
+  return statusCountsOf(db, counts, key, JSON.parse(carried ?? '[]') as KeptRow[]);
 }
 
 /**

@@ -134,10 +134,12 @@ describe('statements prepared under a name', () => {
       organization_requests_page: '{uuid,bigint,bigint}',
       organization_requests_page_by_status: '{uuid,text,bigint,bigint}',
       organization_retirements_page: '{uuid,bigint,bigint}',
-      owner_requests_page: '{uuid,uuid,bigint,bigint}',
-      owner_requests_page_by_status: '{uuid,uuid,text,bigint,bigint}',
-      owner_retirements_page: '{uuid,uuid,bigint,bigint}',
-      owner_retirements_page_by_status: '{uuid,uuid,text,bigint,bigint}',
+      // An owner's page carries its total (docs/decisions/0042): the owner's kept counts, whose
+      // key comes first, or the count of the owner's retirements, with the page's conditions.
+      owner_requests_page: '{uuid,uuid,uuid,bigint,bigint}',
+      owner_requests_page_by_status: '{uuid,uuid,uuid,text,bigint,bigint}',
+      owner_retirements_page: '{uuid,uuid,uuid,uuid,bigint,bigint}',
+      owner_retirements_page_by_status: '{uuid,uuid,text,uuid,uuid,text,bigint,bigint}',
       owner_retirement_count: '{uuid,uuid}',
       owner_retirement_count_by_status: '{uuid,uuid,text}',
       // The organisation and the code.

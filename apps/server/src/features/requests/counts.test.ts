@@ -288,6 +288,36 @@ describe('request_status_counts and owner_request_counts', () => {
     });
   });
 
+  it('answer the same total on a page past the end, which reads its counts on its own', async () => {
+    const org = await staffedOrganization('Past The End Org', 1);
+    const owner = org.owners[0] as TestUser;
+    for (let index = 0; index < 3; index += 1)
+      await submitted(t.app, owner, requestBody(org.budgetCode));
+    const lists = [
+      { user: owner, url: `/api/v1/requests/user/${owner.id}` },
+      { user: org.finance, url: `/api/v1/requests/finance_officer/${org.finance.id}` },
+    ];
+    for (const { user, url } of lists) {
+      const totals = await Promise.all(
+        [1, 2, 50].map(async (page) => {
+          const response = await t.app.inject({
+            method: 'GET',
+            url: `${url}?status=pending&per_page=2&page=${page}`,
+            headers: auth(user),
+          });
+          expect(response.statusCode, response.body).toBe(200);
+          const body = response.json() as { total: number; data: unknown[] };
+          return [body.data.length, body.total];
+        }),
+      );
+      expect(totals, url).toEqual([
+        [2, 3],
+        [1, 3],
+        [0, 3],
+      ]);
+    }
+  });
+
   it('stay exact under concurrent submissions, reviews, reads and folds', async () => {
     const org = await staffedOrganization('Busy Org', 5);
     const first = await Promise.all(

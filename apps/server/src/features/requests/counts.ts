@@ -1,9 +1,12 @@
 import type { StatusFilter } from '@imprest/domain/enums.ts';
 import { isAwaitingReview } from '@imprest/domain/requests.ts';
 import type { Executor } from '../../db/client.ts';
+import { sql } from 'drizzle-orm';
 import {
   foldKeptCounts,
+  keptCountsColumn,
   keptCountsOf,
+  keptCountsOfPage,
   readKeptCounts,
   totalOf,
   type StatusCounts,
@@ -41,6 +44,23 @@ export function organizationRequestCounts(
 /** How many newest versions an owner has, by status (the staff list's total, the Home counts). */
 export function ownerRequestCountsOf(db: Executor, ownerId: string): Promise<StatusCounts> {
   return readKeptCounts(db, ownerCounts, ownerId);
+}
+
+/**
+ * The owner's kept counts as a column of their list's page (db/kept-counts.ts): its key is the
+ * page's placeholder `ownerId`.
+ */
+export function ownerRequestCountsColumn() {
+  return keptCountsColumn(ownerCounts, sql.placeholder('ownerId'));
+}
+
+/** The owner's counts as their page's first row carries them (read anew for a page without rows). */
+export function ownerRequestCountsOfPage(
+  db: Executor,
+  ownerId: string,
+  carried: string | null | undefined,
+): Promise<StatusCounts> {
+  return keptCountsOfPage(db, ownerCounts, ownerId, carried);
 }
 
 /** How many newest versions an organisation has, in one status or in all. */

@@ -37,7 +37,12 @@ import { approvalMatrixFrom } from '../approval-matrix/queries.ts';
 import { budgetWithRoomColumns, type BudgetRow, type BudgetWithRoom } from '../budgets/ledger.ts';
 import { exchangeRatesFrom } from '../settings/queries.ts';
 import { totalOf } from '../../db/kept-counts.ts';
-import { organizationRequestCounts, ownerRequestCountsOf } from './counts.ts';
+import { pageValues } from '../../db/page-total.ts';
+import {
+  organizationRequestCounts,
+  ownerRequestCountsColumn,
+  ownerRequestCountsOfPage,
+} from './counts.ts';
 
 export type RequestRow = typeof requests.$inferSelect;
 export type RequestRecord = RequestRow & { budget_name: string };
@@ -364,11 +369,15 @@ function pageOfRequests(db: Executor, where: SQL | undefined, filter: PageFilter
  * organisation's rows. `is_latest` is in the text, the partial indexes' condition
  * (db/constants.ts).
  */
-function prepareListPage(byOwner: boolean, byStatus: boolean) {
+function prepareListPage<Extra extends Record<string, SQL>>(
+  byOwner: boolean,
+  byStatus: boolean,
+  extra: Extra,
+) {
   const name = `${byOwner ? 'owner' : 'organization'}_requests_page${byStatus ? '_by_status' : ''}`;
   return preparedOnce((db: Executor) =>
     db
-      .select(recordColumns)
+      .select({ ...recordColumns, ...extra })
       .from(requests)
       .innerJoin(budgets, eq(budgets.id, requests.budget_id))
       .where(
@@ -386,16 +395,27 @@ function prepareListPage(byOwner: boolean, byStatus: boolean) {
   );
 }
 
-/** [organisation's, owner's] × [every status, one status]. */
-const listPageQueries = [
-  [prepareListPage(false, false), prepareListPage(false, true)],
-  [prepareListPage(true, false), prepareListPage(true, true)],
+/** An organisation's pages, [every status, one status]. */
+const organizationPageQueries = [
+  prepareListPage(false, false, {}),
+  prepareListPage(false, true, {}),
+] as const;
+
+/**
+ * An owner's pages, [every status, one status], each carrying the owner's kept counts
+ * (docs/decisions/0042): planned once per connection, they gain a round trip and plan nothing
+ * more. An organisation's pages are planned on every call, and planning the counts with them cost
+ * PostgreSQL more than their statement of their own (bench/results.md, 2026-12-02, morning).
+ */
+const ownerPageQueries = [
+  prepareListPage(true, false, { kept_counts: ownerRequestCountsColumn() }),
+  prepareListPage(true, true, { kept_counts: ownerRequestCountsColumn() }),
 ] as const;
 
 /**
  * One page of the newest versions, newest first, and how many there are: the total is read from
- * the kept counts (counts.ts), the organisation's or the owner's. The
- * conditions and order match the partial indexes requests_org_latest_idx and
+ * the kept counts (counts.ts), the owner's in the page's own statement, the organisation's beside
+ * it. The conditions and order match the partial indexes requests_org_latest_idx and
  * requests_owner_latest_idx.
  */
 export async function listRequestPage(
@@ -403,18 +423,16 @@ export async function listRequestPage(
   filter: PageFilter,
 ): Promise<{ rows: RequestRecord[] } & RequestTotal> {
   if (filter.search) return searchRequestPage(db, { ...filter, search: filter.search });
-  const page = listPageQueries[filter.ownerId ? 1 : 0][filter.status === 'all' ? 0 : 1](db);
+  const byStatus = filter.status === 'all' ? 0 : 1;
+  const values = pageValues(filter);
+  if (filter.ownerId) {
+    const rows = await ownerPageQueries[byStatus](db).execute(values);
+    const counts = await ownerRequestCountsOfPage(db, filter.ownerId, rows[0]?.kept_counts);
+    return { rows, total: totalOf(counts, filter.status), capped: false };
+  }
   const [rows, counts] = await Promise.all([
-    page.execute({
-      organizationId: filter.organizationId,
-      ownerId: filter.ownerId,
-      status: filter.status,
-      limit: filter.perPage,
-      offset: (filter.page - 1) * filter.perPage,
-    }),
-    filter.ownerId
-      ? ownerRequestCountsOf(db, filter.ownerId)
-      : organizationRequestCounts(db, filter.organizationId),
+    organizationPageQueries[byStatus](db).execute(values),
+    organizationRequestCounts(db, filter.organizationId),
   ]);
   return { rows, total: totalOf(counts, filter.status), capped: false };
 }

@@ -549,6 +549,9 @@ describe('lists, counts and downloads', () => {
     const second = (await list(officer2, path, '?per_page=2&page=2')).json();
     expect(second).toMatchObject({ page: 2, per_page: 2, total: 3 });
     expect([...ids(first.json()), ...ids(second)]).toEqual(ids(whole));
+    // Past the end: no rows, the same total.
+    const past = (await list(officer2, path, '?per_page=2&page=3')).json();
+    expect(past).toMatchObject({ data: [], page: 3, per_page: 2, total: 3 });
     const tooMany = await list(officer2, path, '?per_page=101');
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.json().error).toMatch(/per_page/);

@@ -130,6 +130,30 @@ describe('GET /retirement/requests', () => {
     expect((await list(org.staff, 'role=user&status=rejected')).json().total).toBe(0);
   });
 
+  it('answers the same total on a page past the end, in every status and in one', async () => {
+    // Asha's 17 (16 pending), and Juma's under review in the organisation's.
+    const lists = [
+      [org.staff, 'role=user', 17],
+      [org.staff, 'role=user&status=pending', 16],
+      [org.finance, 'role=finance_officer', 18],
+      [org.finance, 'role=finance_officer&status=pending', 16],
+    ] as const;
+    for (const [user, query, total] of lists) {
+      const pages = await Promise.all(
+        [1, 2, 40].map(async (page) => {
+          const response = await list(user, `${query}&per_page=10&page=${page}`);
+          expect(response.statusCode, response.body).toBe(200);
+          return [response.json().data.length, response.json().total];
+        }),
+      );
+      expect(pages, query).toEqual([
+        [10, total],
+        [total - 10, total],
+        [0, total],
+      ]);
+    }
+  });
+
   it('searches owner names, purposes and approval numbers', async () => {
     const byName = await list(org.admin, 'role=admin&search=juma');
     expect(ids(byName)).toEqual([jumas.id]);

@@ -22,6 +22,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { equalsConstant, inConstants } from '../../db/constants.ts';
 import { foldKeptCounts, keptCountsOf, readKeptCounts, totalOf } from '../../db/kept-counts.ts';
+import { countColumn, pageValues, totalOfPage } from '../../db/page-total.ts';
 import { containsPattern } from '../../db/like.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import {
@@ -410,27 +411,43 @@ function listConditions(byOwner: boolean, byStatus: boolean) {
 /**
  * A list's page without a search, built once per filter shape (issue 13), as the requests' list
  * pages are: Drizzle puts the SQL together a single time. Named (decision 0026) where one plan is
- * the best for every organisation and owner: an owner's few rows, read off the owner's indexes,
- * and an organisation's newest first off retirements_org_latest_idx. PostgreSQL plans an owner's
- * page once per connection (planning it cost more than running it: 0.49 against 0.31 ms,
- * bench/results.md, 2026-12-02); an organisation's it still plans each call, the LIMIT unknown to
- * a generic plan. An organisation's list in one status is unnamed ('' is PostgreSQL's unnamed
- * statement): no index has the status and the order, and one status has a few rows where another
- * has tens of thousands, so no one plan should stand for them all.
+ * the best for every organisation and owner: an owner's few rows, read off the owner's indexes
+ * (prepareOwnerPageWithTotal, below), and an organisation's newest first off
+ * retirements_org_latest_idx. PostgreSQL plans an owner's page once per connection (planning it
+ * cost more than running it: 0.49 against 0.31 ms, bench/results.md, 2026-12-02); an
+ * organisation's it still plans each call, the LIMIT unknown to a generic plan. An organisation's
+ * list in one status is unnamed ('' is PostgreSQL's unnamed statement): no index has the status
+ * and the order, and one status has a few rows where another has tens of thousands, so no one
+ * plan should stand for them all.
  */
-function prepareListPage(byOwner: boolean, byStatus: boolean) {
-  const name = byOwner
-    ? `owner_retirements_page${byStatus ? '_by_status' : ''}`
-    : byStatus
-      ? ''
-      : 'organization_retirements_page';
+function prepareOrganizationPage(byStatus: boolean) {
   return preparedOnce((db: Executor) =>
     selectRecords(db)
-      .where(listConditions(byOwner, byStatus))
+      .where(listConditions(false, byStatus))
       .orderBy(...newestFirst)
       .limit(sql.placeholder('limit'))
       .offset(sql.placeholder('offset'))
-      .prepare(name),
+      .prepare(byStatus ? '' : 'organization_retirements_page'),
+  );
+}
+
+/**
+ * An owner's page with its total (docs/decisions/0042): each row carries the count of the owner's
+ * matching retirements, as prepareOwnerCount counts them (db/page-total.ts). Named and planned
+ * once per connection, as the owner's plain page is.
+ */
+function prepareOwnerPageWithTotal(byStatus: boolean) {
+  const where = listConditions(true, byStatus);
+  return preparedOnce((db: Executor) =>
+    db
+      .select({ ...recordColumns, page_total: countColumn(retirements, where) })
+      .from(retirements)
+      .innerJoin(requests, eq(requests.id, retirements.request_id))
+      .where(where)
+      .orderBy(...newestFirst)
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(`owner_retirements_page${byStatus ? '_by_status' : ''}`),
   );
 }
 
@@ -450,10 +467,14 @@ function prepareOwnerCount(byStatus: boolean) {
   );
 }
 
-/** [organisation's, owner's] × [every status, one status]. */
-const listPageQueries = [
-  [prepareListPage(false, false), prepareListPage(false, true)],
-  [prepareListPage(true, false), prepareListPage(true, true)],
+/** An organisation's pages and an owner's, [every status, one status]. */
+const organizationPageQueries = [
+  prepareOrganizationPage(false),
+  prepareOrganizationPage(true),
+] as const;
+const ownerPageQueries = [
+  prepareOwnerPageWithTotal(false),
+  prepareOwnerPageWithTotal(true),
 ] as const;
 const ownerCountQueries = [prepareOwnerCount(false), prepareOwnerCount(true)] as const;
 
@@ -481,24 +502,20 @@ export async function listRetirementPage(
     return { rows, total };
   }
   const byStatus = filter.status === 'all' ? 0 : 1;
-  const values = {
-    organizationId: filter.organizationId,
-    ownerId: filter.ownerId,
-    status: filter.status,
-    limit: filter.perPage,
-    offset: (filter.page - 1) * filter.perPage,
-  };
-  const [rows, total] = await Promise.all([
-    listPageQueries[filter.ownerId ? 1 : 0][byStatus](db).execute(values),
-    filter.ownerId
-      ? ownerCountQueries[byStatus](db)
-          .execute(values)
-          .then(([row]) => row?.total ?? 0)
-      : readKeptCounts(db, organizationRetirementCounts, filter.organizationId).then((counts) =>
-          totalOf(counts, filter.status),
-        ),
+  const values = pageValues(filter);
+  if (filter.ownerId) {
+    const rows = await ownerPageQueries[byStatus](db).execute(values);
+    const total = await totalOfPage(rows, async () => {
+      const [count] = await ownerCountQueries[byStatus](db).execute(values);
+      return count?.total ?? 0;
+    });
+    return { rows, total };
+  }
+  const [rows, counts] = await Promise.all([
+    organizationPageQueries[byStatus](db).execute(values),
+    readKeptCounts(db, organizationRetirementCounts, filter.organizationId),
   ]);
-  return { rows, total };
+  return { rows, total: totalOf(counts, filter.status) };
 }
 
 /**

@@ -98,10 +98,10 @@ const reviewAudit = (requestId: string) =>
     )
     .orderBy(auditEvents.id);
 
-const pending = async (user: TestUser) => {
+const pending = async (user: TestUser, query = '') => {
   const response = await t.app.inject({
     method: 'GET',
-    url: `/api/v1/requests/${user.role}/pending/${user.id}`,
+    url: `/api/v1/requests/${user.role}/pending/${user.id}${query}`,
     headers: auth(user),
   });
   expect(response.statusCode).toBe(200);
@@ -253,6 +253,8 @@ describe('a delegate answers the delegator’s steps (director → custodian, fr
     });
     expect(list.data.map((item) => item.id)).not.toContain(notYet.id);
     expect(list.total).toBe(list.data.length);
+    // A page past the end counts the delegate's queue on its own.
+    expect(await pending(org.custodian, '?page=50')).toEqual({ ...list, data: [], page: 50 });
     const own = await pending(org.director);
     expect(own.data.find((item) => item.id === waiting.id)?.delegated_from).toBeNull();
     // Someone who holds no delegation sees nothing of it.
