@@ -1,7 +1,7 @@
 import type { StatusFilter } from '@imprest/domain/enums.ts';
 import { isAwaitingReview } from '@imprest/domain/requests.ts';
-import type { Executor } from '../../db/client.ts';
 import { sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
 import {
   foldKeptCounts,
   keptCountsColumn,

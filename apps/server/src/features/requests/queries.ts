@@ -405,7 +405,8 @@ const organizationPageQueries = [
  * An owner's pages, [every status, one status], each carrying the owner's kept counts
  * (docs/decisions/0042): planned once per connection, they gain a round trip and plan nothing
  * more. An organisation's pages are planned on every call, and planning the counts with them cost
- * PostgreSQL more than their statement of their own (bench/results.md, 2026-12-02, morning).
+ * PostgreSQL more than their statement of their own (bench/results.md, 2026-12-02, third
+ * session).
  */
 const ownerPageQueries = [
   prepareListPage(true, false, { kept_counts: ownerRequestCountsColumn() }),

@@ -433,8 +433,8 @@ function prepareOrganizationPage(byStatus: boolean) {
 
 /**
  * An owner's page with its total (docs/decisions/0042): each row carries the count of the owner's
- * matching retirements, as prepareOwnerCount counts them (db/page-total.ts). Named and planned
- * once per connection, as the owner's plain page is.
+ * matching retirements, as prepareOwnerCount counts them (db/page-total.ts); a page without rows
+ * falls back to prepareOwnerCount. Named, so PostgreSQL plans it once per connection.
  */
 function prepareOwnerPageWithTotal(byStatus: boolean) {
   const where = listConditions(true, byStatus);
