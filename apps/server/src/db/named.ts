@@ -36,7 +36,17 @@ export function executeNamed<Row extends QueryResultRow>(
   return prepareNamed<Row>(db, name, query).execute();
 }
 
+/** Names drawn so far, by prefix and text: the texts are a library's few, sent on every write. */
+const namesOfTexts = new Map<string, string>();
+const namesKept = 1000;
+
 /** A statement's name drawn from its text: the same text, the same name, on every connection. */
 export function nameOfText(prefix: string, text: string): string {
-  return `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+  const key = `${prefix}\n${text}`;
+  let name = namesOfTexts.get(key);
+  if (name === undefined) {
+    name = `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    if (namesOfTexts.size < namesKept) namesOfTexts.set(key, name);
+  }
+  return name;
 }

@@ -7,6 +7,7 @@ import type nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { Executor } from '../db/client.ts';
+import { preparedInsert } from '../db/prepared-insert.ts';
 import { emailOutbox } from '../db/schema.ts';
 import { sendJobs } from './job-queue.ts';
 import { redactSecrets, secretInUrlPattern } from './redact.ts';
@@ -47,6 +48,16 @@ export async function queueEmail(db: Executor, email: Email): Promise<string> {
   return id;
 }
 
+/** The outbox's INSERT; a repeated idempotency key keeps the row already there, and answers nothing. */
+const insertOutboxRows = preparedInsert<
+  typeof emailOutbox.$inferInsert,
+  { id: string; key: string }
+>(emailOutbox, 'insert_email_outbox', (insert) =>
+  insert
+    .onConflictDoNothing({ target: emailOutbox.idempotency_key })
+    .returning({ id: emailOutbox.id, key: emailOutbox.idempotency_key }),
+);
+
 /** queueEmail for many, with multi-row INSERTs; answers the ids in the order given. */
 export async function queueEmails(db: Executor, emails: Email[]): Promise<string[]> {
   if (emails.length === 0) return [];
@@ -54,21 +65,18 @@ export async function queueEmails(db: Executor, emails: Email[]): Promise<string
   const inserted: string[] = [];
   const idOfKey = new Map<string, string>();
   for (let start = 0; start < keyed.length; start += insertChunk) {
-    const rows = await db
-      .insert(emailOutbox)
-      .values(
-        keyed.slice(start, start + insertChunk).map((email) => ({
-          organization_id: email.organizationId,
-          to_address: email.to,
-          subject: email.subject,
-          body: email.body,
-          html: email.html ?? null,
-          kind: email.kind ?? 'other',
-          idempotency_key: email.key,
-        })),
-      )
-      .onConflictDoNothing({ target: emailOutbox.idempotency_key })
-      .returning({ id: emailOutbox.id, key: emailOutbox.idempotency_key });
+    const rows = await insertOutboxRows(
+      db,
+      keyed.slice(start, start + insertChunk).map((email) => ({
+        organization_id: email.organizationId,
+        to_address: email.to,
+        subject: email.subject,
+        body: email.body,
+        html: email.html ?? null,
+        kind: email.kind ?? 'other',
+        idempotency_key: email.key,
+      })),
+    );
     for (const row of rows) {
       inserted.push(row.id);
       idOfKey.set(row.key, row.id);

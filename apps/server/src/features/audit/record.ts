@@ -1,6 +1,7 @@
 import type { AuditAction, AuditChanges, AuditObjectType } from '@imprest/domain/audit.ts';
 import { systemActorName } from '@imprest/domain/audit.ts';
 import type { Executor } from '../../db/client.ts';
+import { preparedInsert } from '../../db/prepared-insert.ts';
 import { auditEvents } from '../../db/schema.ts';
 import { currentOrigin } from '../../lib/request-origin.ts';
 
@@ -19,6 +20,11 @@ export type AuditEvent = {
   /** Before → after of the fields that changed (`changesBetween`); null when there is nothing to show. */
   changes?: AuditChanges | null;
 };
+
+const insertAuditRows = preparedInsert<typeof auditEvents.$inferInsert>(
+  auditEvents,
+  'insert_audit_events',
+);
 
 /** Rows a single INSERT carries: 10 parameters a row stay far below PostgreSQL's 65,535. */
 const rowsPerInsert = 1000;
@@ -42,6 +48,6 @@ export async function recordAudit(tx: Executor, ...events: AuditEvent[]): Promis
     ip: origin?.ip ?? null,
   }));
   for (let start = 0; start < rows.length; start += rowsPerInsert) {
-    await tx.insert(auditEvents).values(rows.slice(start, start + rowsPerInsert));
+    await insertAuditRows(tx, rows.slice(start, start + rowsPerInsert));
   }
 }

@@ -23,6 +23,7 @@ import { alias, type AnyPgColumn, type PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { equalsConstant, inConstants } from '../../db/constants.ts';
 import { containsPattern } from '../../db/like.ts';
+import { preparedInsert } from '../../db/prepared-insert.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import {
   approvalMatrixRows,
@@ -177,9 +178,11 @@ const lockRequestQuery = preparedOnce((db: Executor) =>
     .prepare('lock_request'),
 );
 
+const insertRequestRow = preparedInsert<NewRequest>(requests, 'insert_request');
+
 /** Writes a new request row; its callers know every value, so nothing is read back. */
 export async function insertRequest(db: Executor, values: NewRequest): Promise<void> {
-  await db.insert(requests).values(values);
+  await insertRequestRow(db, [values]);
 }
 
 /** Marks a version as superseded, so it no longer counts in lists and budgets. */

@@ -24,6 +24,7 @@ import { equalsConstant, inConstants } from '../../db/constants.ts';
 import { foldKeptCounts, keptCountsOf, readKeptCounts, totalOf } from '../../db/kept-counts.ts';
 import { countColumn, pageValues, totalOfPage } from '../../db/page-total.ts';
 import { containsPattern } from '../../db/like.ts';
+import { preparedInsert } from '../../db/prepared-insert.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import {
   requests,
@@ -59,11 +60,17 @@ const recordColumns = {
  */
 const newestFirst = [sql`${retirements.created_at} desc nulls last`, desc(retirements.id)];
 
+const insertRetirementRow = preparedInsert<NewRetirement, RetirementRow>(
+  retirements,
+  'insert_retirement',
+  (insert) => insert.returning(),
+);
+
 export async function insertRetirement(
   db: Executor,
   values: NewRetirement,
 ): Promise<RetirementRow> {
-  const [row] = await db.insert(retirements).values(values).returning();
+  const [row] = await insertRetirementRow(db, [values]);
   if (!row) throw new Error('retirement insert returned nothing');
   return row;
 }
@@ -189,6 +196,11 @@ export async function findRetirementReviews(
   return retirementReviewsQuery(db).execute({ retirementId });
 }
 
+const insertRetirementReviewRows = preparedInsert<typeof retirementReviews.$inferInsert>(
+  retirementReviews,
+  'insert_retirement_reviews',
+);
+
 /** Opens a review round: one pending review per role, step 1 first. */
 export async function insertRetirementReviewRound(
   db: Executor,
@@ -200,7 +212,8 @@ export async function insertRetirementReviewRound(
     titleOf: (role: ReviewerRole) => string;
   },
 ): Promise<void> {
-  await db.insert(retirementReviews).values(
+  await insertRetirementReviewRows(
+    db,
     options.roles.map((role, index) => ({
       organization_id: options.organizationId,
       retirement_id: options.retirementId,
@@ -228,22 +241,41 @@ export async function answerPendingRetirementReview(
     reviewerTitle: string;
   },
 ): Promise<RetirementReviewRow | undefined> {
-  const [row] = await db
+  const [row] = await answerRetirementReviewQuery(db).execute({
+    id: options.id,
+    status: options.status,
+    comments: options.comments,
+    isFundsReturned: options.isFundsReturned,
+    reviewerId: options.reviewerId,
+    reviewerName: options.reviewerName,
+    reviewerTitle: options.reviewerTitle,
+  });
+  return row;
+}
+
+/** answerPendingRetirementReview's statement, prepared under a name as the request's (issue 13). */
+const answerRetirementReviewQuery = preparedOnce((db: Executor) =>
+  db
     .update(retirementReviews)
     .set({
-      status: options.status,
-      comments: options.comments,
-      is_funds_returned: options.isFundsReturned,
-      reviewer_id: options.reviewerId,
-      reviewer_name: options.reviewerName,
-      reviewer_title: options.reviewerTitle,
+      status: sql`${sql.placeholder('status')}`,
+      comments: sql`${sql.placeholder('comments')}`,
+      is_funds_returned: sql`${sql.placeholder('isFundsReturned')}`,
+      reviewer_id: sql`${sql.placeholder('reviewerId')}`,
+      reviewer_name: sql`${sql.placeholder('reviewerName')}`,
+      reviewer_title: sql`${sql.placeholder('reviewerTitle')}`,
       reviewed_at: sql`now()`,
       modified_at: sql`now()`,
     })
-    .where(and(eq(retirementReviews.id, options.id), eq(retirementReviews.status, 'pending')))
-    .returning();
-  return row;
-}
+    .where(
+      and(
+        eq(retirementReviews.id, sql.placeholder('id')),
+        equalsConstant(retirementReviews.status, 'pending'),
+      ),
+    )
+    .returning()
+    .prepare('answer_retirement_review'),
+);
 
 /**
  * A value, the column of an enclosing query's row that a subquery is correlated with, or a

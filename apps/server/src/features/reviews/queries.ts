@@ -2,10 +2,13 @@ import type { ReviewerRole } from '@imprest/domain/requests.ts';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { equalsConstant } from '../../db/constants.ts';
+import { preparedInsert } from '../../db/prepared-insert.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import { approvalSequences, reviews } from '../../db/schema.ts';
 
 export type ReviewRow = typeof reviews.$inferSelect;
+
+const insertReviewRows = preparedInsert<typeof reviews.$inferInsert>(reviews, 'insert_reviews');
 
 /** Creates a request's reviewer chain, one pending review per role, step 1 first. */
 export async function insertReviewChain(
@@ -17,7 +20,8 @@ export async function insertReviewChain(
     titleOf: (role: ReviewerRole) => string;
   },
 ): Promise<void> {
-  await db.insert(reviews).values(
+  await insertReviewRows(
+    db,
     options.roles.map((role, index) => ({
       organization_id: options.organizationId,
       request_id: options.requestId,
