@@ -128,6 +128,31 @@ describe('preparedInsert', () => {
     expect(stored?.at).toBeInstanceOf(Date);
   });
 
+  it('keeps a null as SQL NULL, as a built INSERT does (not jsonb null, not an encoder error)', async () => {
+    const objectId = randomUUID();
+    await insertAudit(one, [
+      {
+        organization_id: organizationId,
+        actor_id: null,
+        actor_name: 'Test',
+        action: 'request.submitted',
+        object_type: 'request',
+        object_id: objectId,
+        changes: null,
+        request_id: null,
+        ip: null,
+      },
+    ]);
+    const found = await t.db.execute<{ is_null: boolean }>(
+      sql`SELECT changes IS NULL AS is_null FROM audit_events WHERE object_id = ${objectId}`,
+    );
+    expect(found.rows).toEqual([{ is_null: true }]);
+    const row = outbox({ sent_at: null, claimed_at: null, html: null });
+    await insertOutbox(one, [row]);
+    const [stored] = await outboxRows([row.idempotency_key]);
+    expect(stored).toMatchObject({ sent_at: null, claimed_at: null, html: null });
+  });
+
   it('inserts rows of different shapes, SQL values and many rows as Drizzle builds them', async () => {
     const mixed = [outbox({ error: 'x' }), outbox()];
     expect(await insertOutbox(one, mixed)).toHaveLength(2);
