@@ -39,6 +39,21 @@ function outbox(overrides: Partial<OutboxRow> = {}): OutboxRow {
   };
 }
 
+/** An audit event of a request, by nobody in particular. */
+function auditRow(objectId: string, changes: unknown): typeof auditEvents.$inferInsert {
+  return {
+    organization_id: organizationId,
+    actor_id: null,
+    actor_name: 'Test',
+    action: 'request.submitted',
+    object_type: 'request',
+    object_id: objectId,
+    changes,
+    request_id: null,
+    ip: null,
+  };
+}
+
 async function outboxRows(keys: string[]) {
   return t.db.select().from(emailOutbox).where(inArray(emailOutbox.idempotency_key, keys));
 }
@@ -107,19 +122,7 @@ describe('preparedInsert', () => {
   it("sends each value through its column's encoder (jsonb)", async () => {
     const objectId = randomUUID();
     const changes = { amount: { from: '1.00', to: '2.50' }, note: 'it\'s "quoted"' };
-    await insertAudit(one, [
-      {
-        organization_id: organizationId,
-        actor_id: null,
-        actor_name: 'Test',
-        action: 'request.submitted',
-        object_type: 'request',
-        object_id: objectId,
-        changes,
-        request_id: null,
-        ip: null,
-      },
-    ]);
+    await insertAudit(one, [auditRow(objectId, changes)]);
     const [stored] = await t.db
       .select()
       .from(auditEvents)
@@ -130,19 +133,7 @@ describe('preparedInsert', () => {
 
   it('keeps a null as SQL NULL, as a built INSERT does (not jsonb null, not an encoder error)', async () => {
     const objectId = randomUUID();
-    await insertAudit(one, [
-      {
-        organization_id: organizationId,
-        actor_id: null,
-        actor_name: 'Test',
-        action: 'request.submitted',
-        object_type: 'request',
-        object_id: objectId,
-        changes: null,
-        request_id: null,
-        ip: null,
-      },
-    ]);
+    await insertAudit(one, [auditRow(objectId, null)]);
     const found = await t.db.execute<{ is_null: boolean }>(
       sql`SELECT changes IS NULL AS is_null FROM audit_events WHERE object_id = ${objectId}`,
     );

@@ -14,7 +14,7 @@ type PreparedInsert = { execute: (values: Record<string, unknown>) => Promise<un
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type InsertBuilder = any;
 
-/** Above this many rows an INSERT is built as Drizzle builds it: rare (imports), and one text a size. */
+/** Above this many rows an INSERT is built as Drizzle builds it: rare, and one text a size. */
 const maxPreparedRows = 16;
 
 /** Shapes prepared for one call site, at most. */
@@ -118,7 +118,7 @@ function encoded(
   return values;
 }
 
-/** The rows an INSERT answered: those of `returning`, none without it (Drizzle then gives pg's result). */
+/** The rows an INSERT answered: `returning`'s, or none (without it Drizzle gives pg's result). */
 function rowsOf<Result>(result: unknown): Result[] {
   return Array.isArray(result) ? (result as Result[]) : [];
 }

@@ -48,7 +48,7 @@ export async function queueEmail(db: Executor, email: Email): Promise<string> {
   return id;
 }
 
-/** The outbox's INSERT; a repeated idempotency key keeps the row already there, and answers nothing. */
+/** The outbox's INSERT: a repeated idempotency key keeps the row there and answers nothing. */
 const insertOutboxRows = preparedInsert<
   typeof emailOutbox.$inferInsert,
   { id: string; key: string }
