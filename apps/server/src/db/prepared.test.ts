@@ -223,6 +223,10 @@ describe('statements prepared under a name', () => {
       retirement_record: '{uuid,uuid}',
       lock_retirement: '{uuid,uuid}',
       retirement_reviews_of: '{uuid}',
+      // The amount spent, the comments, the files, the round, its first role, the retirement.
+      submit_retirement_round: '{numeric,text,text[],integer,text,uuid}',
+      // The status, Cash Returned, the next role, who answered, the retirement (the table's order).
+      answer_retirement_step: '{text,boolean,text,uuid,uuid}',
       // The organisation, the owner, the day before which a retirement is overdue.
       unlock_cleared_user: '{uuid,uuid,date}',
       // An Idempotency-Key kept, and the answer kept with it.

@@ -498,7 +498,7 @@ export const retirements = pgTable(
     next_reviewer_role: text('next_reviewer_role'),
     /**
      * Everyone who has answered a step of the current round, added by each answer in the UPDATE
-     * that moves the retirement (updateRetirement); a new round starts it empty. The reviewers'
+     * that moves the retirement (answerRetirementStep); a new round starts it empty. The reviewers'
      * queue leaves out a retirement its caller appears in by reading the row, not by probing
      * retirement_reviews once per waiting retirement (docs/decisions/0039), as requests.answered_by
      * does for the requests' queue. Migration 0024 filled it for the retirements then under review.

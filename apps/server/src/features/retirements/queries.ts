@@ -152,41 +152,92 @@ export async function lockRetirement(
   return row;
 }
 
-/** Changes a retirement's columns and its modified_at. */
-export async function updateRetirement(
+/**
+ * A retirement's new submission: its figures and files, a new round under review from its first
+ * step (`nextReviewerRole`), and who answered the previous round forgotten (decision 0019). Cash
+ * Returned marked in a rejected round spoke of that round's amount, so it is cleared too.
+ */
+export async function submitRetirementRound(
   db: Executor,
-  id: string,
-  values: Partial<
-    Pick<
-      NewRetirement,
-      | 'status'
-      | 'amount_spent'
-      | 'comments'
-      | 'file_paths'
-      | 'is_funds_returned'
-      | 'submissions'
-      | 'next_reviewer_role'
-      | 'answered_by'
-    >
-  > & {
-    submittedNow?: boolean;
-    /** Who answered the step that moves it: added to answered_by (migration 0024). */
-    answeredBy?: string;
+  options: {
+    id: string;
+    amountSpent: string;
+    comments: string;
+    filePaths: readonly string[];
+    round: number;
+    nextReviewerRole: string;
   },
 ): Promise<void> {
-  const { submittedNow, answeredBy, ...columns } = values;
-  await db
+  await submitRetirementRoundQuery(db).execute(options);
+}
+
+/**
+ * The three UPDATEs of a retirement are prepared under names (issue 13): built by Drizzle on every
+ * call, they were the last statements of the writes still put together each time
+ * (bench/results.md, 2026-12-02, fifth session).
+ */
+const submitRetirementRoundQuery = preparedOnce((db: Executor) =>
+  db
     .update(retirements)
     .set({
-      ...columns,
-      ...(submittedNow ? { submitted_at: sql`now()` } : {}),
-      ...(answeredBy
-        ? { answered_by: sql`${retirements.answered_by} || ARRAY[${answeredBy}]::uuid[]` }
-        : {}),
+      status: sql`'on_progress'`,
+      amount_spent: sql`${sql.placeholder('amountSpent')}::numeric`,
+      comments: sql`${sql.placeholder('comments')}`,
+      file_paths: sql`${sql.placeholder('filePaths')}::text[]`,
+      submissions: sql`${sql.placeholder('round')}::integer`,
+      submitted_at: sql`now()`,
+      next_reviewer_role: sql`${sql.placeholder('nextReviewerRole')}`,
+      is_funds_returned: sql`false`,
+      answered_by: sql`'{}'::uuid[]`,
       modified_at: sql`now()`,
     })
-    .where(eq(retirements.id, id));
+    .where(eq(retirements.id, sql.placeholder('id')))
+    .prepare('submit_retirement_round'),
+);
+
+/**
+ * A step of a retirement's round answered: its new status and next reviewer, the answerer added
+ * to answered_by (migration 0024), and Cash Returned kept once a reviewer confirmed it.
+ */
+export async function answerRetirementStep(
+  db: Executor,
+  options: {
+    id: string;
+    status: string;
+    nextReviewerRole: string | null;
+    answeredBy: string;
+    fundsReturned: boolean;
+  },
+): Promise<void> {
+  await answerRetirementStepQuery(db).execute(options);
 }
+
+const answerRetirementStepQuery = preparedOnce((db: Executor) =>
+  db
+    .update(retirements)
+    .set({
+      status: sql`${sql.placeholder('status')}`,
+      next_reviewer_role: sql`${sql.placeholder('nextReviewerRole')}`,
+      answered_by: sql`${retirements.answered_by} || ARRAY[${sql.placeholder('answeredBy')}]::uuid[]`,
+      is_funds_returned: sql`${retirements.is_funds_returned} OR ${sql.placeholder('fundsReturned')}::boolean`,
+      modified_at: sql`now()`,
+    })
+    .where(eq(retirements.id, sql.placeholder('id')))
+    .prepare('answer_retirement_step'),
+);
+
+/** A rejected retirement back to pending, so its owner can submit it again (spec §4). */
+export async function reopenRetirement(db: Executor, id: string): Promise<void> {
+  await reopenRetirementQuery(db).execute({ id });
+}
+
+const reopenRetirementQuery = preparedOnce((db: Executor) =>
+  db
+    .update(retirements)
+    .set({ status: sql`'pending'`, next_reviewer_role: sql`NULL`, modified_at: sql`now()` })
+    .where(eq(retirements.id, sql.placeholder('id')))
+    .prepare('reopen_retirement'),
+);
 
 /** Every review of a retirement, round by round, step by step. */
 export async function findRetirementReviews(

@@ -55,6 +55,7 @@ import {
 import { presentRetirement, presentRetirementItem } from './presenter.ts';
 import {
   answerPendingRetirementReview,
+  answerRetirementStep,
   findRetirement,
   findRetirementOfRequest,
   findRetirementReviews,
@@ -63,7 +64,8 @@ import {
   listPendingReviewPage,
   listRetirementPage,
   lockRetirement,
-  updateRetirement,
+  reopenRetirement,
+  submitRetirementRound,
   type RetirementRow,
 } from './queries.ts';
 import { retirementsWorkbook } from './spreadsheet.ts';
@@ -252,18 +254,15 @@ export async function submitRetirement(
     const [first] = roles;
     if (!first) throw new Error(`request ${retirement.request_id} has no reviewer chain`);
     const round = retirement.submissions + 1;
-    await updateRetirement(tx, retirement.id, {
-      status: 'on_progress',
-      amount_spent: input.amount_spent.toFixed(2),
+    // A new round is judged afresh: Cash Returned marked in a rejected round spoke of its amount,
+    // and whoever answered a step of it may answer any step of this one (decision 0019).
+    await submitRetirementRound(tx, {
+      id: retirement.id,
+      amountSpent: input.amount_spent.toFixed(2),
       comments: input.comments,
-      file_paths: filePaths,
-      submissions: round,
-      submittedNow: true,
-      next_reviewer_role: first,
-      // A new round is judged afresh: Cash Returned marked in a rejected round spoke of its amount,
-      // and whoever answered a step of it may answer any step of this one (decision 0019).
-      is_funds_returned: false,
-      answered_by: [],
+      filePaths,
+      round,
+      nextReviewerRole: first,
     });
     await insertRetirementReviewRound(tx, {
       organizationId,
@@ -380,11 +379,12 @@ export async function reviewRetirement(
     const answeredRound = round.map((step) =>
       step.id === review.id ? { ...step, status: input.status } : step,
     );
-    await updateRetirement(tx, retirement.id, {
+    await answerRetirementStep(tx, {
+      id: retirement.id,
       status: next.status,
-      next_reviewer_role: nextReviewerRole(next.status, answeredRound),
+      nextReviewerRole: nextReviewerRole(next.status, answeredRound),
       answeredBy: actor.id,
-      ...(input.is_funds_returned ? { is_funds_returned: true } : {}),
+      fundsReturned: input.is_funds_returned,
     });
     await notifyRetirementReviewed(context, tx, { retirementId: retirement.id });
     await recordAudit(tx, {
@@ -430,7 +430,7 @@ export async function requestRetirementEdit(
       throw new AppError('forbidden', 'Only the owner of a retirement can ask to resubmit it.');
     if (retirement.status !== 'rejected')
       throw new AppError('conflict', 'Only a rejected retirement can be resubmitted.');
-    await updateRetirement(tx, retirement.id, { status: 'pending', next_reviewer_role: null });
+    await reopenRetirement(tx, retirement.id);
     await recordAudit(tx, {
       organizationId: actor.organization_id,
       actor,
