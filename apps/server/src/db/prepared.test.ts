@@ -12,7 +12,12 @@ import {
 } from '../../test/factories/retirements.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { actorFromToken } from '../features/auth/session.ts';
-import { budgetChangelog, budgetHistory, findBudgetByCode } from '../features/budgets/queries.ts';
+import {
+  budgetChangelog,
+  budgetHistory,
+  findBudgetByCode,
+  listBudgets,
+} from '../features/budgets/queries.ts';
 import { findActingDelegates, findGrantsOf } from '../features/delegations/queries.ts';
 import { organizationRequestCounts, ownerRequestCountsOf } from '../features/requests/counts.ts';
 import { findRequestNotice, findRetirementNotice } from '../features/notifications/queries.ts';
@@ -80,12 +85,31 @@ describe('statements prepared under a name', () => {
       const reviewer = { organizationId: org.organizationId, role: 'finance_officer', page: 1 };
       await listPendingForRole(one, { ...reviewer, excludeOwnerId: org.finance.id, perPage: 10 });
       await listPendingReviewPage(one, { ...reviewer, callerId: org.finance.id, perPage: 10 });
-      // The lists of a staff member and of an organisation, in every status and in one.
+      // The lists of a staff member and of an organisation, in every status and in one; an
+      // organisation's first page and a later one (db/first-page.ts).
       for (const status of ['all', 'pending'] as const) {
         for (const list of [listRequestPage, listRetirementPage]) {
           await list(one, { ...owner, status, page: 1, perPage: 10 });
-          await list(one, { organizationId: org.organizationId, status, page: 1, perPage: 10 });
+          for (const page of [1, 2]) {
+            await list(one, { organizationId: org.organizationId, status, page, perPage: 10 });
+          }
         }
+      }
+      await listPendingForRole(one, {
+        ...reviewer,
+        page: 2,
+        excludeOwnerId: org.finance.id,
+        perPage: 10,
+      });
+      // The budget list's first page is named; a later page is unnamed.
+      for (const page of [1, 2]) {
+        const filter = { departments: null, department: undefined, search: undefined };
+        await listBudgets(one, {
+          organizationId: org.organizationId,
+          ...filter,
+          page,
+          perPage: 10,
+        });
       }
       await countOwnerOutstandingRetirements(one, owner);
       await listOwnerOutstanding(one, { ...owner, limit: 10 });
@@ -125,7 +149,8 @@ describe('statements prepared under a name', () => {
       owner_outstanding_count: '{uuid,uuid}',
       owner_outstanding: '{uuid,uuid,bigint}',
       // The queues: the organisation, the role, the caller (twice); the page's size and start.
-      pending_requests_page: '{uuid,text,uuid,uuid,bigint,bigint}',
+      // The requests' queue page has its role in its text: the organisation, the caller (twice).
+      pending_requests_page_finance_officer: '{uuid,uuid,uuid,bigint,bigint}',
       pending_requests_count: '{uuid,text,uuid,uuid}',
       pending_retirements_page: '{uuid,text,uuid,uuid,bigint,bigint}',
       pending_retirements_count: '{uuid,text,uuid,uuid}',
@@ -134,6 +159,13 @@ describe('statements prepared under a name', () => {
       organization_requests_page: '{uuid,bigint,bigint}',
       organization_requests_page_by_status: '{uuid,text,bigint,bigint}',
       organization_retirements_page: '{uuid,bigint,bigint}',
+      // An organisation's first page of 10: its size in its text, no start (db/first-page.ts).
+      organization_requests_page_first_10: '{uuid}',
+      organization_requests_page_by_status_first_10: '{uuid,text}',
+      organization_retirements_page_first_10: '{uuid}',
+      pending_requests_page_finance_officer_first_10: '{uuid,uuid,uuid}',
+      organization_budgets_page_first_10: '{uuid}',
+      organization_budget_counts: '{uuid}',
       // An owner's page carries its total (docs/decisions/0042): the owner's kept counts, whose
       // key comes first, or the count of the owner's retirements, with the page's conditions.
       owner_requests_page: '{uuid,uuid,uuid,bigint,bigint}',

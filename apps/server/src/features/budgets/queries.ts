@@ -21,6 +21,7 @@ import type { Executor } from '../../db/client.ts';
 import { inConstants } from '../../db/constants.ts';
 import { keptCountsOf, readKeptCounts, totalOf } from '../../db/kept-counts.ts';
 import { prepareNamed } from '../../db/named.ts';
+import { preparedPages, type PageWindow } from '../../db/first-page.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import { containsPattern, startsWithPattern } from '../../db/like.ts';
 import {
@@ -127,20 +128,14 @@ type BudgetListFilter = {
 };
 
 /** A page of budget ids ordered by code, and the budgets of that page with their totals. */
-function budgetPage(
-  db: Executor,
-  where: SQL | undefined,
-  limit: number | Placeholder,
-  offset: number | Placeholder,
-) {
-  const page = db
+function budgetPage(db: Executor, where: SQL | undefined, window: PageWindow) {
+  const ids = db
     .select({ id: budgets.id })
     .from(budgets)
     .where(where)
     .orderBy(asc(budgets.code))
-    .limit(limit)
-    .offset(offset)
-    .as('page');
+    .limit(window.limit);
+  const page = (window.offset ? ids.offset(window.offset) : ids).as('page');
   return db
     .select(withTotals(db))
     .from(budgets)
@@ -150,8 +145,10 @@ function budgetPage(
 
 /**
  * The budget list without a search or a department chosen, built once per shape (issue 13):
- * every department (finance, the directors) or the caller's own and 'all' (staff). Unnamed ('' is
- * PostgreSQL's unnamed statement), so each call is planned for its organisation's size.
+ * every department (finance, the directors) or the caller's own and 'all' (staff). A first page is
+ * named with its size in its text, so PostgreSQL plans it once per connection: its plan is the
+ * walk of budgets_org_code_idx whatever the organisation (db/first-page.ts). A later page is
+ * unnamed ('' is PostgreSQL's unnamed statement), planned for its organisation's size each call.
  */
 function prepareBudgetList(byDepartments: boolean) {
   const where = and(
@@ -160,8 +157,10 @@ function prepareBudgetList(byDepartments: boolean) {
       ? sql`${budgets.department} = ANY(${sql.placeholder('departments')}::text[])`
       : undefined,
   );
-  return preparedOnce((db: Executor) =>
-    budgetPage(db, where, sql.placeholder('limit'), sql.placeholder('offset')).prepare(''),
+  return preparedPages(
+    `organization_budgets_page${byDepartments ? '_by_departments' : ''}`,
+    (db, window, name) => budgetPage(db, where, window).prepare(name),
+    { laterPagesUnnamed: true },
   );
 }
 
@@ -210,7 +209,7 @@ export async function listBudgets(
       offset,
     };
     const [rows, total] = await Promise.all([
-      budgetListQueries[options.departments ? 1 : 0](db).execute(values),
+      budgetListQueries[options.departments ? 1 : 0](db, options).execute(values),
       countBudgetsIn(db, options.organizationId, options.departments),
     ]);
     return { rows, total };
@@ -226,7 +225,7 @@ export async function listBudgets(
   // Without a search, one department is chosen: its kept count, or none if the caller cannot see it.
   const visible = department && isVisibleDepartment(departments, department);
   const [rows, total] = await Promise.all([
-    budgetPage(db, where, options.perPage, offset),
+    budgetPage(db, where, { limit: options.perPage, offset }),
     options.search
       ? db.$count(budgets, where)
       : countBudgetsIn(db, options.organizationId, visible ? [department] : []),

@@ -2,7 +2,11 @@ import type { ApprovalMatrixRow } from '@imprest/domain/approval-matrix.ts';
 import type { ExchangeRates } from '@imprest/domain/exchange-rates.ts';
 import { searchCountLimit } from '@imprest/domain/constants.ts';
 import type { StatusFilter } from '@imprest/domain/enums.ts';
-import { approvalNumberSearchPrefix, purposesMatching } from '@imprest/domain/requests.ts';
+import {
+  approvalNumberSearchPrefix,
+  purposesMatching,
+  reviewerHierarchy,
+} from '@imprest/domain/requests.ts';
 import {
   and,
   asc,
@@ -23,6 +27,7 @@ import { alias, type AnyPgColumn, type PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { equalsConstant, inConstants } from '../../db/constants.ts';
 import { containsPattern } from '../../db/like.ts';
+import { preparedPages, type PageWindow } from '../../db/first-page.ts';
 import { preparedInsert } from '../../db/prepared-insert.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import {
@@ -367,41 +372,60 @@ function pageOfRequests(db: Executor, where: SQL | undefined, filter: PageFilter
  * its rows described once. Every shape has an index in the page's order (requests_org_latest_idx,
  * requests_org_status_idx, requests_owner_latest_idx), so a plan made without the values is the
  * plans made with them; PostgreSQL keeps it where it looks no dearer: an owner's page, whose
- * planning cost more than its run (bench/results.md, 2026-12-02). An organisation's page is still
- * planned each call: not knowing the LIMIT, PostgreSQL costs the generic plan for a tenth of the
- * organisation's rows. `is_latest` is in the text, the partial indexes' condition
- * (db/constants.ts).
+ * planning cost more than its run (bench/results.md, 2026-12-02). An organisation's page only once
+ * its size is in its text (its first page, db/first-page.ts): not knowing the LIMIT, PostgreSQL
+ * costs the generic plan for a tenth of the organisation's rows. `is_latest` is in the text, the
+ * partial indexes' condition (db/constants.ts).
  */
-function prepareListPage<Extra extends Record<string, SQL>>(
-  byOwner: boolean,
-  byStatus: boolean,
-  extra: Extra,
+function listPage<Extra extends Record<string, SQL>>(
+  db: Executor,
+  filter: { byOwner: boolean; byStatus: boolean; extra: Extra },
+  window: PageWindow,
 ) {
-  const name = `${byOwner ? 'owner' : 'organization'}_requests_page${byStatus ? '_by_status' : ''}`;
+  const { byOwner, byStatus, extra } = filter;
+  const query = db
+    .select({ ...recordColumns, ...extra })
+    .from(requests)
+    .innerJoin(budgets, eq(budgets.id, requests.budget_id))
+    .where(
+      and(
+        eq(requests.organization_id, sql.placeholder('organizationId')),
+        sql`${requests.is_latest}`,
+        byOwner ? eq(requests.request_owner_id, sql.placeholder('ownerId')) : undefined,
+        byStatus ? eq(requests.current_status, sql.placeholder('status')) : undefined,
+      ),
+    )
+    .orderBy(...newestFirst)
+    .limit(window.limit);
+  return window.offset ? query.offset(window.offset) : query;
+}
+
+function listPageName(byOwner: boolean, byStatus: boolean) {
+  return `${byOwner ? 'owner' : 'organization'}_requests_page${byStatus ? '_by_status' : ''}`;
+}
+
+/**
+ * An organisation's page: its first page of each size the web asks for with that size in its
+ * text, so PostgreSQL plans it once per connection too (db/first-page.ts).
+ */
+function prepareOrganizationPage(byStatus: boolean) {
+  return preparedPages(listPageName(false, byStatus), (db, window, name) =>
+    listPage(db, { byOwner: false, byStatus, extra: {} }, window).prepare(name),
+  );
+}
+
+/** An owner's page: its generic plan is the owner's index walk, kept at any LIMIT. */
+function prepareOwnerPage<Extra extends Record<string, SQL>>(byStatus: boolean, extra: Extra) {
+  const window = { limit: sql.placeholder('limit'), offset: sql.placeholder('offset') };
   return preparedOnce((db: Executor) =>
-    db
-      .select({ ...recordColumns, ...extra })
-      .from(requests)
-      .innerJoin(budgets, eq(budgets.id, requests.budget_id))
-      .where(
-        and(
-          eq(requests.organization_id, sql.placeholder('organizationId')),
-          sql`${requests.is_latest}`,
-          byOwner ? eq(requests.request_owner_id, sql.placeholder('ownerId')) : undefined,
-          byStatus ? eq(requests.current_status, sql.placeholder('status')) : undefined,
-        ),
-      )
-      .orderBy(...newestFirst)
-      .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'))
-      .prepare(name),
+    listPage(db, { byOwner: true, byStatus, extra }, window).prepare(listPageName(true, byStatus)),
   );
 }
 
 /** An organisation's pages, [every status, one status]. */
 const organizationPageQueries = [
-  prepareListPage(false, false, {}),
-  prepareListPage(false, true, {}),
+  prepareOrganizationPage(false),
+  prepareOrganizationPage(true),
 ] as const;
 
 /**
@@ -412,8 +436,8 @@ const organizationPageQueries = [
  * session).
  */
 const ownerPageQueries = [
-  prepareListPage(true, false, { kept_counts: ownerRequestCountsColumn() }),
-  prepareListPage(true, true, { kept_counts: ownerRequestCountsColumn() }),
+  prepareOwnerPage(false, { kept_counts: ownerRequestCountsColumn() }),
+  prepareOwnerPage(true, { kept_counts: ownerRequestCountsColumn() }),
 ] as const;
 
 /**
@@ -435,7 +459,7 @@ export async function listRequestPage(
     return { rows, total: totalOf(counts, filter.status), capped: false };
   }
   const [rows, counts] = await Promise.all([
-    organizationPageQueries[byStatus](db).execute(values),
+    organizationPageQueries[byStatus](db, filter).execute(values),
     organizationRequestCounts(db, filter.organizationId),
   ]);
   return { rows, total: totalOf(counts, filter.status), capped: false };
@@ -544,7 +568,7 @@ export async function listPendingForRole(
       offset: (options.page - 1) * options.perPage,
     };
     const [rows, [count]] = await Promise.all([
-      pendingPageQuery(db).execute(values),
+      (pendingPageOfRole.get(options.role) ?? pendingPageQuery)(db, options).execute(values),
       pendingCountQuery(db).execute(values),
     ]);
     return { rows, total: count?.total ?? 0 };
@@ -561,7 +585,10 @@ export async function listPendingForRole(
   );
   const where = pendingWhere(options.organizationId, waitingFor, callerId);
   const [rows, [count]] = await Promise.all([
-    pendingPage(db, where, options.perPage, (options.page - 1) * options.perPage),
+    pendingPage(db, where, {
+      limit: options.perPage,
+      offset: (options.page - 1) * options.perPage,
+    }),
     db
       .select({ total: sql<number>`count(*)::int` })
       .from(requests)
@@ -587,20 +614,15 @@ function pendingWhere(
   );
 }
 
-function pendingPage(
-  db: Executor,
-  where: SQL | undefined,
-  limit: number | Placeholder,
-  offset: number | Placeholder,
-) {
-  return db
+function pendingPage(db: Executor, where: SQL | undefined, window: PageWindow) {
+  const query = db
     .select(recordColumns)
     .from(requests)
     .innerJoin(budgets, eq(budgets.id, requests.budget_id))
     .where(where)
     .orderBy(asc(requests.created_at), asc(requests.id))
-    .limit(limit)
-    .offset(offset);
+    .limit(window.limit);
+  return window.offset ? query.offset(window.offset) : query;
 }
 
 /**
@@ -608,18 +630,41 @@ function pendingPage(
  * Named (decision 0026): the page and the count both read requests_next_reviewer_idx, whose key is
  * the organisation, the role and the page's order and whose INCLUDE columns are the other
  * conditions, the best plan whether a role waits on a few requests or on thousands. PostgreSQL
- * plans the count once per connection; the page as long as its unknown LIMIT makes the generic
- * plan look dearer (bench/results.md, 2026-12-02).
+ * plans the count once per connection; the page only with its size and role in its text
+ * (pendingPageOfRole, below).
  */
 const pendingOwnWhere = pendingWhere(
   sql.placeholder('organizationId'),
   eq(requests.next_reviewer_role, sql.placeholder('role')),
   sql.placeholder('callerId'),
 );
-const pendingPageQuery = preparedOnce((db: Executor) =>
-  pendingPage(db, pendingOwnWhere, sql.placeholder('limit'), sql.placeholder('offset')).prepare(
-    'pending_requests_page',
-  ),
+const pendingPageQuery = preparedPages('pending_requests_page', (db, window, name) =>
+  pendingPage(db, pendingOwnWhere, window).prepare(name),
+);
+
+/**
+ * A reviewer role's queue page, the role in its text (db/constants.ts): most requests wait for no
+ * one, so PostgreSQL, not knowing the role, expects a few dozen of an organisation's to wait for
+ * it, and costs the generic plan's LIMIT at a third of their walk, not the few rows it reads; it
+ * kept planning each call even with the page's size in the text (0.39 ms a call, more than the page
+ * ran; bench/results.md, 2026-12-02, fifth session). Knowing the role, it expects the thousands
+ * there are and keeps the one plan, the same walk of requests_next_reviewer_idx.
+ */
+const pendingPageOfRole = new Map(
+  reviewerHierarchy.map((role) => [
+    role as string,
+    preparedPages(`pending_requests_page_${role}`, (db, window, name) =>
+      pendingPage(
+        db,
+        pendingWhere(
+          sql.placeholder('organizationId'),
+          equalsConstant(requests.next_reviewer_role, role),
+          sql.placeholder('callerId'),
+        ),
+        window,
+      ).prepare(name),
+    ),
+  ]),
 );
 const pendingCountQuery = preparedOnce((db: Executor) =>
   db

@@ -24,6 +24,7 @@ import { equalsConstant, inConstants } from '../../db/constants.ts';
 import { foldKeptCounts, keptCountsOf, readKeptCounts, totalOf } from '../../db/kept-counts.ts';
 import { countColumn, pageValues, totalOfPage } from '../../db/page-total.ts';
 import { containsPattern } from '../../db/like.ts';
+import { preparedPages, type PageWindow } from '../../db/first-page.ts';
 import { preparedInsert } from '../../db/prepared-insert.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import {
@@ -498,19 +499,26 @@ function listConditions(byOwner: boolean, byStatus: boolean) {
  * (prepareOwnerPageWithTotal, below), and an organisation's newest first off
  * retirements_org_latest_idx. PostgreSQL plans an owner's page once per connection (planning it
  * cost more than running it: 0.49 against 0.31 ms, bench/results.md, 2026-12-02); an
- * organisation's it still plans each call, the LIMIT unknown to a generic plan. An organisation's
+ * organisation's first page once its size is in its text (db/first-page.ts). An organisation's
  * list in one status is unnamed ('' is PostgreSQL's unnamed statement): no index has the status
  * and the order, and one status has a few rows where another has tens of thousands, so no one
  * plan should stand for them all.
  */
 function prepareOrganizationPage(byStatus: boolean) {
-  return preparedOnce((db: Executor) =>
-    selectRecords(db)
+  const page = (db: Executor, window: PageWindow) => {
+    const query = selectRecords(db)
       .where(listConditions(false, byStatus))
       .orderBy(...newestFirst)
-      .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'))
-      .prepare(byStatus ? '' : 'organization_retirements_page'),
+      .limit(window.limit);
+    return window.offset ? query.offset(window.offset) : query;
+  };
+  if (byStatus) {
+    const window = { limit: sql.placeholder('limit'), offset: sql.placeholder('offset') };
+    const unnamed = preparedOnce((db: Executor) => page(db, window).prepare(''));
+    return (db: Executor, _page: { page: number; perPage: number }) => unnamed(db);
+  }
+  return preparedPages('organization_retirements_page', (db, window, name) =>
+    page(db, window).prepare(name),
   );
 }
 
@@ -595,7 +603,7 @@ export async function listRetirementPage(
     return { rows, total };
   }
   const [rows, counts] = await Promise.all([
-    organizationPageQueries[byStatus](db).execute(values),
+    organizationPageQueries[byStatus](db, filter).execute(values),
     readKeptCounts(db, organizationRetirementCounts, filter.organizationId),
   ]);
   return { rows, total: totalOf(counts, filter.status) };

@@ -1,0 +1,69 @@
+import { defaultPageSize, pageSizeOptions, retirementPageSize } from '@imprest/domain/constants.ts';
+import { sql, type Placeholder } from 'drizzle-orm';
+import type { Executor } from './client.ts';
+import { preparedOnce } from './prepared.ts';
+
+/**
+ * Where a prepared page's rows start and how many it holds: placeholders (`limit`, `offset`), or,
+ * for a first page, its size written into the statement and no OFFSET.
+ */
+export type PageWindow = {
+  /** A placeholder, the first page's size as SQL (typed as Drizzle's `limit` takes it), or a number. */
+  limit: Placeholder | number;
+  /** None for a first page (0 is left out too). */
+  offset: Placeholder | number | undefined;
+};
+
+/** The page sizes the web app asks for (its tables' and the retirements' list's). */
+const firstPageSizes: ReadonlySet<number> = new Set([
+  defaultPageSize,
+  retirementPageSize,
+  ...pageSizeOptions,
+]);
+
+/**
+ * A list's page statement, prepared under `name` with its LIMIT and OFFSET as placeholders, and
+ * under `name_first_<size>` for the first page of each size the web asks for, with the size
+ * written into its text and no OFFSET (issue 13).
+ *
+ * PostgreSQL keeps a prepared statement's generic plan (planned once per connection) only when it
+ * looks no dearer than the plans made for the values; not knowing a LIMIT or an OFFSET, it costs a
+ * generic plan as if a tenth of the rows were wanted, so an organisation's page, whose rows run to
+ * hundreds of thousands, was planned again on every call: 0.33–0.44 ms of PostgreSQL's CPU a call,
+ * more than running it (pg_stat_statements, bench/results.md, 2026-12-02, fifth session). With its
+ * LIMIT known, the generic plan is the index walk the custom ones were, and PostgreSQL keeps it.
+ * The first page is nearly every call a list gets; a later one is planned as before.
+ */
+export function preparedPages<T extends object>(
+  name: string,
+  build: (db: Executor, window: PageWindow, name: string) => T,
+  options: {
+    /** A later page as PostgreSQL's unnamed statement (''), planned for its values each call. */
+    laterPagesUnnamed?: boolean;
+  } = {},
+): (db: Executor, page: { page: number; perPage: number }) => T {
+  const anyPage = preparedOnce((db: Executor) =>
+    build(
+      db,
+      { limit: sql.placeholder('limit'), offset: sql.placeholder('offset') },
+      options.laterPagesUnnamed ? '' : name,
+    ),
+  );
+  const firstPages = new Map(
+    [...firstPageSizes].map((size) => [
+      size,
+      preparedOnce((db: Executor) =>
+        build(
+          db,
+          // SQL in place of a number: Drizzle would send a number as a parameter.
+          { limit: sql.raw(String(size)) as unknown as Placeholder, offset: undefined },
+          `${name}_first_${size}`,
+        ),
+      ),
+    ]),
+  );
+  return (db, page) => {
+    const firstPage = page.page === 1 ? firstPages.get(page.perPage) : undefined;
+    return (firstPage ?? anyPage)(db);
+  };
+}
