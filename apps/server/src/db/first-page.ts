@@ -8,7 +8,7 @@ import { preparedOnce } from './prepared.ts';
  * for a first page, its size written into the statement and no OFFSET.
  */
 export type PageWindow = {
-  /** A placeholder, the first page's size as SQL (typed as Drizzle's `limit` takes it), or a number. */
+  /** A placeholder, a first page's size as SQL (typed as `limit` takes it), or a number. */
   limit: Placeholder | number;
   /** None for a first page (0 is left out too). */
   offset: Placeholder | number | undefined;

@@ -145,10 +145,11 @@ function budgetPage(db: Executor, where: SQL | undefined, window: PageWindow) {
 
 /**
  * The budget list without a search or a department chosen, built once per shape (issue 13):
- * every department (finance, the directors) or the caller's own and 'all' (staff). A first page is
- * named with its size in its text, so PostgreSQL plans it once per connection: its plan is the
- * walk of budgets_org_code_idx whatever the organisation (db/first-page.ts). A later page is
- * unnamed ('' is PostgreSQL's unnamed statement), planned for its organisation's size each call.
+ * every department (finance, the directors) or the caller's own and 'all' (staff). A first page
+ * is named with its size in its text, so PostgreSQL plans it once per connection: its plan is the
+ * walk of budgets_organization_code_key whatever the organisation (db/first-page.ts). A later
+ * page is unnamed ('' is PostgreSQL's unnamed statement), planned for its organisation's size
+ * each call.
  */
 function prepareBudgetList(byDepartments: boolean) {
   const where = and(

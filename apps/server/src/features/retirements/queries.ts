@@ -213,14 +213,16 @@ export async function answerRetirementStep(
   await answerRetirementStepQuery(db).execute(options);
 }
 
+const answeredBy = sql.placeholder('answeredBy');
+const fundsReturned = sql.placeholder('fundsReturned');
 const answerRetirementStepQuery = preparedOnce((db: Executor) =>
   db
     .update(retirements)
     .set({
       status: sql`${sql.placeholder('status')}`,
       next_reviewer_role: sql`${sql.placeholder('nextReviewerRole')}`,
-      answered_by: sql`${retirements.answered_by} || ARRAY[${sql.placeholder('answeredBy')}]::uuid[]`,
-      is_funds_returned: sql`${retirements.is_funds_returned} OR ${sql.placeholder('fundsReturned')}::boolean`,
+      answered_by: sql`${retirements.answered_by} || ARRAY[${answeredBy}]::uuid[]`,
+      is_funds_returned: sql`${retirements.is_funds_returned} OR ${fundsReturned}::boolean`,
       modified_at: sql`now()`,
     })
     .where(eq(retirements.id, sql.placeholder('id')))
