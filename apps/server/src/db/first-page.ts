@@ -10,8 +10,14 @@ import { preparedOnce } from './prepared.ts';
 export type PageWindow = {
   /** A placeholder, a first page's size as SQL (typed as `limit` takes it), or a number. */
   limit: Placeholder | number;
-  /** None for a first page (0 is left out too). */
-  offset: Placeholder | number | undefined;
+  /** A placeholder, or 0 for a first page: Drizzle writes no OFFSET for 0. */
+  offset: Placeholder | number;
+};
+
+/** Any page: its size and start as the `limit` and `offset` placeholders. */
+export const anyPageWindow: PageWindow = {
+  limit: sql.placeholder('limit'),
+  offset: sql.placeholder('offset'),
 };
 
 /** The page sizes the web app asks for (its tables' and the retirements' list's). */
@@ -43,11 +49,7 @@ export function preparedPages<T extends object>(
   } = {},
 ): (db: Executor, page: { page: number; perPage: number }) => T {
   const anyPage = preparedOnce((db: Executor) =>
-    build(
-      db,
-      { limit: sql.placeholder('limit'), offset: sql.placeholder('offset') },
-      options.laterPagesUnnamed ? '' : name,
-    ),
+    build(db, anyPageWindow, options.laterPagesUnnamed ? '' : name),
   );
   const firstPages = new Map(
     [...firstPageSizes].map((size) => [
@@ -56,7 +58,7 @@ export function preparedPages<T extends object>(
         build(
           db,
           // SQL in place of a number: Drizzle would send a number as a parameter.
-          { limit: sql.raw(String(size)) as unknown as Placeholder, offset: undefined },
+          { limit: sql.raw(String(size)) as unknown as Placeholder, offset: 0 },
           `${name}_first_${size}`,
         ),
       ),

@@ -129,13 +129,14 @@ type BudgetListFilter = {
 
 /** A page of budget ids ordered by code, and the budgets of that page with their totals. */
 function budgetPage(db: Executor, where: SQL | undefined, window: PageWindow) {
-  const ids = db
+  const page = db
     .select({ id: budgets.id })
     .from(budgets)
     .where(where)
     .orderBy(asc(budgets.code))
-    .limit(window.limit);
-  const page = (window.offset ? ids.offset(window.offset) : ids).as('page');
+    .limit(window.limit)
+    .offset(window.offset)
+    .as('page');
   return db
     .select(withTotals(db))
     .from(budgets)

@@ -27,7 +27,7 @@ import { alias, type AnyPgColumn, type PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { equalsConstant, inConstants } from '../../db/constants.ts';
 import { containsPattern } from '../../db/like.ts';
-import { preparedPages, type PageWindow } from '../../db/first-page.ts';
+import { anyPageWindow, preparedPages, type PageWindow } from '../../db/first-page.ts';
 import { preparedInsert } from '../../db/prepared-insert.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import {
@@ -383,7 +383,7 @@ function listPage<Extra extends Record<string, SQL>>(
   window: PageWindow,
 ) {
   const { byOwner, byStatus, extra } = filter;
-  const query = db
+  return db
     .select({ ...recordColumns, ...extra })
     .from(requests)
     .innerJoin(budgets, eq(budgets.id, requests.budget_id))
@@ -396,8 +396,8 @@ function listPage<Extra extends Record<string, SQL>>(
       ),
     )
     .orderBy(...newestFirst)
-    .limit(window.limit);
-  return window.offset ? query.offset(window.offset) : query;
+    .limit(window.limit)
+    .offset(window.offset);
 }
 
 function listPageName(byOwner: boolean, byStatus: boolean) {
@@ -416,9 +416,10 @@ function prepareOrganizationPage(byStatus: boolean) {
 
 /** An owner's page: its generic plan is the owner's index walk, kept at any LIMIT. */
 function prepareOwnerPage<Extra extends Record<string, SQL>>(byStatus: boolean, extra: Extra) {
-  const window = { limit: sql.placeholder('limit'), offset: sql.placeholder('offset') };
   return preparedOnce((db: Executor) =>
-    listPage(db, { byOwner: true, byStatus, extra }, window).prepare(listPageName(true, byStatus)),
+    listPage(db, { byOwner: true, byStatus, extra }, anyPageWindow).prepare(
+      listPageName(true, byStatus),
+    ),
   );
 }
 
@@ -615,14 +616,14 @@ function pendingWhere(
 }
 
 function pendingPage(db: Executor, where: SQL | undefined, window: PageWindow) {
-  const query = db
+  return db
     .select(recordColumns)
     .from(requests)
     .innerJoin(budgets, eq(budgets.id, requests.budget_id))
     .where(where)
     .orderBy(asc(requests.created_at), asc(requests.id))
-    .limit(window.limit);
-  return window.offset ? query.offset(window.offset) : query;
+    .limit(window.limit)
+    .offset(window.offset);
 }
 
 /**

@@ -24,7 +24,7 @@ import { equalsConstant, inConstants } from '../../db/constants.ts';
 import { foldKeptCounts, keptCountsOf, readKeptCounts, totalOf } from '../../db/kept-counts.ts';
 import { countColumn, pageValues, totalOfPage } from '../../db/page-total.ts';
 import { containsPattern } from '../../db/like.ts';
-import { preparedPages, type PageWindow } from '../../db/first-page.ts';
+import { anyPageWindow, preparedPages, type PageWindow } from '../../db/first-page.ts';
 import { preparedInsert } from '../../db/prepared-insert.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import {
@@ -507,16 +507,14 @@ function listConditions(byOwner: boolean, byStatus: boolean) {
  * plan should stand for them all.
  */
 function prepareOrganizationPage(byStatus: boolean) {
-  const page = (db: Executor, window: PageWindow) => {
-    const query = selectRecords(db)
+  const page = (db: Executor, window: PageWindow) =>
+    selectRecords(db)
       .where(listConditions(false, byStatus))
       .orderBy(...newestFirst)
-      .limit(window.limit);
-    return window.offset ? query.offset(window.offset) : query;
-  };
+      .limit(window.limit)
+      .offset(window.offset);
   if (byStatus) {
-    const window = { limit: sql.placeholder('limit'), offset: sql.placeholder('offset') };
-    const unnamed = preparedOnce((db: Executor) => page(db, window).prepare(''));
+    const unnamed = preparedOnce((db: Executor) => page(db, anyPageWindow).prepare(''));
     return (db: Executor, _page: { page: number; perPage: number }) => unnamed(db);
   }
   return preparedPages('organization_retirements_page', (db, window, name) =>
