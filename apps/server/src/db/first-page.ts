@@ -12,12 +12,15 @@ export type PageWindow = {
   limit: Placeholder | number;
   /** A placeholder, or 0 for a first page: Drizzle writes no OFFSET for 0. */
   offset: Placeholder | number;
+  /** A first page's statement, planned once per connection (isFirstPage); false unless said. */
+  isFirst?: boolean;
 };
 
 /** Any page: its size and start as the `limit` and `offset` placeholders. */
 export const anyPageWindow: PageWindow = {
   limit: sql.placeholder('limit'),
   offset: sql.placeholder('offset'),
+  isFirst: false,
 };
 
 /** The page sizes the web app asks for (its tables' and the retirements' list's). */
@@ -26,6 +29,11 @@ const firstPageSizes: ReadonlySet<number> = new Set([
   retirementPageSize,
   ...pageSizeOptions,
 ]);
+
+/** Whether preparedPages answers this page with a first page's statement (its size in its text). */
+export function isFirstPage(page: { page: number; perPage: number }): boolean {
+  return page.page === 1 && firstPageSizes.has(page.perPage);
+}
 
 /**
  * A list's page statement, prepared under `name` with its LIMIT and OFFSET as placeholders, and
@@ -58,14 +66,14 @@ export function preparedPages<T extends object>(
         build(
           db,
           // SQL in place of a number: Drizzle would send a number as a parameter.
-          { limit: sql.raw(String(size)) as unknown as Placeholder, offset: 0 },
+          { limit: sql.raw(String(size)) as unknown as Placeholder, offset: 0, isFirst: true },
           `${name}_first_${size}`,
         ),
       ),
     ]),
   );
   return (db, page) => {
-    const firstPage = page.page === 1 ? firstPages.get(page.perPage) : undefined;
+    const firstPage = isFirstPage(page) ? firstPages.get(page.perPage) : undefined;
     return (firstPage ?? anyPage)(db);
   };
 }

@@ -2,6 +2,7 @@ import type { StatusFilter } from '@imprest/domain/enums.ts';
 import { eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from './client.ts';
+import type { PageWindow } from './first-page.ts';
 import { preparedOnce } from './prepared.ts';
 
 /**
@@ -99,6 +100,38 @@ export function keptCountsOfPage(
 ): Promise<StatusCounts> {
   if (carried === undefined) return readKeptCounts(db, counts, key);
   return statusCountsOf(db, counts, key, JSON.parse(carried ?? '[]') as KeptRow[]);
+}
+
+/**
+ * keptCountsColumn for a list's first page (db/first-page.ts), which PostgreSQL plans once per
+ * connection, the subquery with it; a later page, planned for its values each call, would plan
+ * the subquery every time too, so it carries NULL and its counts are read beside it
+ * (docs/decisions/0045).
+ */
+export function firstPageKeptCountsColumn(
+  counts: KeptCounts,
+  key: Placeholder | SQL,
+  window: PageWindow,
+) {
+  return window.isFirst ? keptCountsColumn(counts, key) : sql<string | null>`NULL::text`;
+}
+
+/**
+ * A list's page and its kept counts: from the page's own rows when its statement carries them
+ * (firstPageKeptCountsColumn on a first page), else read beside the page, side by side.
+ */
+export async function pageWithKeptCounts<Row extends { kept_counts: string | null }>(
+  db: Executor,
+  counts: KeptCounts,
+  key: string,
+  page: { carriesCounts: boolean; rows: () => Promise<Row[]> },
+): Promise<{ rows: Row[]; counts: StatusCounts }> {
+  if (page.carriesCounts) {
+    const rows = await page.rows();
+    return { rows, counts: await keptCountsOfPage(db, counts, key, rows[0]?.kept_counts) };
+  }
+  const [rows, read] = await Promise.all([page.rows(), readKeptCounts(db, counts, key)]);
+  return { rows, counts: read };
 }
 
 /**

@@ -160,11 +160,12 @@ describe('statements prepared under a name', () => {
       organization_requests_page_by_status: '{uuid,text,bigint,bigint}',
       organization_retirements_page: '{uuid,bigint,bigint}',
       // An organisation's first page of 10: its size in its text, no start (db/first-page.ts).
-      organization_requests_page_first_10: '{uuid}',
-      organization_requests_page_by_status_first_10: '{uuid,text}',
-      organization_retirements_page_first_10: '{uuid}',
+      // An organisation's first pages carry its kept counts (decision 0045), whose key comes first.
+      organization_requests_page_first_10: '{uuid,uuid}',
+      organization_requests_page_by_status_first_10: '{uuid,uuid,text}',
+      organization_retirements_page_first_10: '{uuid,uuid}',
       pending_requests_page_finance_officer_first_10: '{uuid,uuid,uuid}',
-      organization_budgets_page_first_10: '{uuid}',
+      organization_budgets_page_first_10: '{uuid,uuid}',
       organization_budget_counts: '{uuid}',
       // An owner's page carries its total (docs/decisions/0042): the owner's kept counts, whose
       // key comes first, or the count of the owner's retirements, with the page's conditions.

@@ -242,4 +242,39 @@ describe('budget_department_counts', () => {
     expect(await keptRows(org.id)).toBe(2);
     await expectCountsExact(org);
   });
+
+  it('answers the same total on a first page, which carries its counts, and on later ones', async () => {
+    const org = await organization('Kept Budget Counts, paged');
+    for (let costCode = 1; costCode <= 12; costCode += 1)
+      await insertBudget(t.db, budgetRow(org, costCode, costCode <= 7 ? 'engineering' : 'all'));
+    await insertBudget(t.db, budgetRow(org, 13, 'marketing'));
+    // [rows, total] of pages of the list; a first page of 10 is one statement (decision 0045).
+    const pages = (user: TestUser, perPage: number, numbers: number[]) =>
+      Promise.all(
+        numbers.map(async (page) => {
+          const response = await t.app.inject({
+            method: 'GET',
+            url: `/api/v1/budget?per_page=${perPage}&page=${page}`,
+            headers: auth(user),
+          });
+          expect(response.statusCode, response.body).toBe(200);
+          return [response.json().budget_codes.length, response.json().total];
+        }),
+      );
+    expect(await pages(org.finance, 10, [1, 2, 9])).toEqual([
+      [10, 13],
+      [3, 13],
+      [0, 13],
+    ]);
+    // The staff member's departments (engineering and all) only.
+    expect(await pages(org.staff, 10, [1, 2, 9])).toEqual([
+      [10, 12],
+      [2, 12],
+      [0, 12],
+    ]);
+    expect(await pages(org.staff, 5, [1, 3])).toEqual([
+      [5, 12],
+      [2, 12],
+    ]);
+  });
 });

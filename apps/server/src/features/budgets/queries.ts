@@ -19,9 +19,16 @@ import {
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { inConstants } from '../../db/constants.ts';
-import { keptCountsOf, readKeptCounts, totalOf } from '../../db/kept-counts.ts';
+import {
+  firstPageKeptCountsColumn,
+  keptCountsOf,
+  pageWithKeptCounts,
+  readKeptCounts,
+  totalOf,
+  type StatusCounts,
+} from '../../db/kept-counts.ts';
 import { prepareNamed } from '../../db/named.ts';
-import { preparedPages, type PageWindow } from '../../db/first-page.ts';
+import { isFirstPage, preparedPages, type PageWindow } from '../../db/first-page.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import { containsPattern, startsWithPattern } from '../../db/like.ts';
 import {
@@ -127,8 +134,16 @@ type BudgetListFilter = {
   perPage: number;
 };
 
-/** A page of budget ids ordered by code, and the budgets of that page with their totals. */
-function budgetPage(db: Executor, where: SQL | undefined, window: PageWindow) {
+/**
+ * A page of budget ids ordered by code, and the budgets of that page with their totals (and
+ * `extra` columns).
+ */
+function budgetPage<Extra extends Record<string, SQL>>(
+  db: Executor,
+  where: SQL | undefined,
+  window: PageWindow,
+  extra?: Extra,
+) {
   const page = db
     .select({ id: budgets.id })
     .from(budgets)
@@ -138,7 +153,7 @@ function budgetPage(db: Executor, where: SQL | undefined, window: PageWindow) {
     .offset(window.offset)
     .as('page');
   return db
-    .select(withTotals(db))
+    .select({ ...withTotals(db), ...(extra as Extra) })
     .from(budgets)
     .innerJoin(page, eq(page.id, budgets.id))
     .orderBy(asc(budgets.code));
@@ -161,7 +176,15 @@ function prepareBudgetList(byDepartments: boolean) {
   );
   return preparedPages(
     `organization_budgets_page${byDepartments ? '_by_departments' : ''}`,
-    (db, window, name) => budgetPage(db, where, window).prepare(name),
+    (db, window, name) =>
+      budgetPage(db, where, window, {
+        // A first page carries the organisation's kept counts (docs/decisions/0045).
+        kept_counts: firstPageKeptCountsColumn(
+          departmentCounts,
+          sql.placeholder('organizationId'),
+          window,
+        ),
+      }).prepare(name),
     { laterPagesUnnamed: true },
   );
 }
@@ -187,14 +210,19 @@ async function countBudgetsIn(
   organizationId: string,
   departments: readonly string[] | null,
 ): Promise<number> {
-  const counts = await readKeptCounts(db, departmentCounts, organizationId);
+  return budgetsIn(await readKeptCounts(db, departmentCounts, organizationId), departments);
+}
+
+/** How many of the kept counts' budgets are in `departments` (null: in any). */
+function budgetsIn(counts: StatusCounts, departments: readonly string[] | null): number {
   if (departments === null) return totalOf(counts, 'all');
   return [...new Set(departments)].reduce((sum, department) => sum + (counts[department] ?? 0), 0);
 }
 
 /**
  * One page of an organisation's budgets ordered by code, with the total count: counted for a
- * search, otherwise read from the kept counts (migration 0022). `departments` null means every
+ * search, otherwise read from the kept counts (migration 0022), which a first page carries
+ * (decision 0045). `departments` null means every
  * department (spec §6). The page is chosen first and the totals are computed for its rows only, so
  * a deep page never aggregates the rows it skips.
  */
@@ -210,11 +238,16 @@ export async function listBudgets(
       limit: options.perPage,
       offset,
     };
-    const [rows, total] = await Promise.all([
-      budgetListQueries[options.departments ? 1 : 0](db, options).execute(values),
-      countBudgetsIn(db, options.organizationId, options.departments),
-    ]);
-    return { rows, total };
+    const { rows, counts } = await pageWithKeptCounts(
+      db,
+      departmentCounts,
+      options.organizationId,
+      {
+        carriesCounts: isFirstPage(options),
+        rows: () => budgetListQueries[options.departments ? 1 : 0](db, options).execute(values),
+      },
+    );
+    return { rows, total: budgetsIn(counts, options.departments) };
   }
   const where = and(
     eq(budgets.organization_id, options.organizationId),

@@ -2,11 +2,14 @@ import type { StatusFilter } from '@imprest/domain/enums.ts';
 import { isAwaitingReview } from '@imprest/domain/requests.ts';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import type { PageWindow } from '../../db/first-page.ts';
 import {
   foldKeptCounts,
   keptCountsColumn,
   keptCountsOf,
+  firstPageKeptCountsColumn,
   keptCountsOfPage,
+  pageWithKeptCounts,
   readKeptCounts,
   totalOf,
   type StatusCounts,
@@ -61,6 +64,23 @@ export function ownerRequestCountsOfPage(
   carried: string | null | undefined,
 ): Promise<StatusCounts> {
   return keptCountsOfPage(db, ownerCounts, ownerId, carried);
+}
+
+/**
+ * The organisation's kept counts as a column of its list's page: a first page's carries them
+ * (db/kept-counts.ts, docs/decisions/0045); its key is the page's placeholder `organizationId`.
+ */
+export function organizationRequestCountsColumn(window: PageWindow) {
+  return firstPageKeptCountsColumn(organizationCounts, sql.placeholder('organizationId'), window);
+}
+
+/** An organisation's page and its counts, carried by a first page or read beside a later one. */
+export function organizationRequestPageWithCounts<Row extends { kept_counts: string | null }>(
+  db: Executor,
+  organizationId: string,
+  page: { carriesCounts: boolean; rows: () => Promise<Row[]> },
+): Promise<{ rows: Row[]; counts: StatusCounts }> {
+  return pageWithKeptCounts(db, organizationCounts, organizationId, page);
 }
 
 /** How many newest versions an organisation has, in one status or in all. */

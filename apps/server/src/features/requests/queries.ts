@@ -27,7 +27,7 @@ import { alias, type AnyPgColumn, type PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { equalsConstant, inConstants } from '../../db/constants.ts';
 import { containsPattern } from '../../db/like.ts';
-import { anyPageWindow, preparedPages, type PageWindow } from '../../db/first-page.ts';
+import { anyPageWindow, isFirstPage, preparedPages, type PageWindow } from '../../db/first-page.ts';
 import { preparedInsert } from '../../db/prepared-insert.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import {
@@ -45,7 +45,8 @@ import { exchangeRatesFrom } from '../settings/queries.ts';
 import { totalOf } from '../../db/kept-counts.ts';
 import { pageValues } from '../../db/page-total.ts';
 import {
-  organizationRequestCounts,
+  organizationRequestCountsColumn,
+  organizationRequestPageWithCounts,
   ownerRequestCountsColumn,
   ownerRequestCountsOfPage,
 } from './counts.ts';
@@ -406,11 +407,21 @@ function listPageName(byOwner: boolean, byStatus: boolean) {
 
 /**
  * An organisation's page: its first page of each size the web asks for with that size in its
- * text, so PostgreSQL plans it once per connection too (db/first-page.ts).
+ * text, so PostgreSQL plans it once per connection too (db/first-page.ts), and then carries the
+ * organisation's kept counts as an owner's page does (docs/decisions/0045); a later page, planned
+ * for its values each call, carries none and its counts are read beside it.
  */
 function prepareOrganizationPage(byStatus: boolean) {
   return preparedPages(listPageName(false, byStatus), (db, window, name) =>
-    listPage(db, { byOwner: false, byStatus, extra: {} }, window).prepare(name),
+    listPage(
+      db,
+      {
+        byOwner: false,
+        byStatus,
+        extra: { kept_counts: organizationRequestCountsColumn(window) },
+      },
+      window,
+    ).prepare(name),
   );
 }
 
@@ -432,9 +443,8 @@ const organizationPageQueries = [
 /**
  * An owner's pages, [every status, one status], each carrying the owner's kept counts
  * (docs/decisions/0042): planned once per connection, they gain a round trip and plan nothing
- * more. An organisation's pages are planned on every call, and planning the counts with them cost
- * PostgreSQL more than their statement of their own (bench/results.md, 2026-12-02, third
- * session).
+ * more. An organisation's pages carry its counts only on a first page, the page planned once
+ * (decision 0045).
  */
 const ownerPageQueries = [
   prepareOwnerPage(false, { kept_counts: ownerRequestCountsColumn() }),
@@ -443,9 +453,9 @@ const ownerPageQueries = [
 
 /**
  * One page of the newest versions, newest first, and how many there are: the total is read from
- * the kept counts (counts.ts), the owner's in the page's own statement, the organisation's beside
- * it. The conditions and order match the partial indexes requests_org_latest_idx and
- * requests_owner_latest_idx.
+ * the kept counts (counts.ts), the owner's in the page's own statement, the organisation's in its
+ * first page's and beside a later page. The conditions and order match the partial indexes
+ * requests_org_latest_idx and requests_owner_latest_idx.
  */
 export async function listRequestPage(
   db: Executor,
@@ -459,10 +469,10 @@ export async function listRequestPage(
     const counts = await ownerRequestCountsOfPage(db, filter.ownerId, rows[0]?.kept_counts);
     return { rows, total: totalOf(counts, filter.status), capped: false };
   }
-  const [rows, counts] = await Promise.all([
-    organizationPageQueries[byStatus](db, filter).execute(values),
-    organizationRequestCounts(db, filter.organizationId),
-  ]);
+  const { rows, counts } = await organizationRequestPageWithCounts(db, filter.organizationId, {
+    carriesCounts: isFirstPage(filter),
+    rows: () => organizationPageQueries[byStatus](db, filter).execute(values),
+  });
   return { rows, total: totalOf(counts, filter.status), capped: false };
 }
 

@@ -21,10 +21,16 @@ import {
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { equalsConstant, inConstants } from '../../db/constants.ts';
-import { foldKeptCounts, keptCountsOf, readKeptCounts, totalOf } from '../../db/kept-counts.ts';
+import {
+  firstPageKeptCountsColumn,
+  foldKeptCounts,
+  keptCountsOf,
+  pageWithKeptCounts,
+  totalOf,
+} from '../../db/kept-counts.ts';
 import { countColumn, pageValues, totalOfPage } from '../../db/page-total.ts';
 import { containsPattern } from '../../db/like.ts';
-import { anyPageWindow, preparedPages, type PageWindow } from '../../db/first-page.ts';
+import { anyPageWindow, isFirstPage, preparedPages, type PageWindow } from '../../db/first-page.ts';
 import { preparedInsert } from '../../db/prepared-insert.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import {
@@ -508,7 +514,18 @@ function listConditions(byOwner: boolean, byStatus: boolean) {
  */
 function prepareOrganizationPage(byStatus: boolean) {
   const page = (db: Executor, window: PageWindow) =>
-    selectRecords(db)
+    db
+      .select({
+        ...recordColumns,
+        // A first page carries the organisation's kept counts (docs/decisions/0045).
+        kept_counts: firstPageKeptCountsColumn(
+          organizationRetirementCounts,
+          sql.placeholder('organizationId'),
+          window,
+        ),
+      })
+      .from(retirements)
+      .innerJoin(requests, eq(requests.id, retirements.request_id))
       .where(listConditions(false, byStatus))
       .orderBy(...newestFirst)
       .limit(window.limit)
@@ -573,7 +590,8 @@ const ownerCountQueries = [prepareOwnerCount(false), prepareOwnerCount(true)] as
  * One page of retirements, newest first (retirements_org_latest_idx or
  * retirements_owner_latest_idx), and how many match: an admin list without a search counts from
  * the kept counts (the benchmark's 20,892 retirements of one organisation cost PostgreSQL 4-5 ms a
- * call to count), a staff list from the owner's rows, a search from the rows it matches.
+ * call to count), which its first page carries in every status (decision 0045), a staff list from
+ * the owner's rows, a search from the rows it matches.
  */
 export async function listRetirementPage(
   db: Executor,
@@ -602,10 +620,16 @@ export async function listRetirementPage(
     });
     return { rows, total };
   }
-  const [rows, counts] = await Promise.all([
-    organizationPageQueries[byStatus](db, filter).execute(values),
-    readKeptCounts(db, organizationRetirementCounts, filter.organizationId),
-  ]);
+  const { rows, counts } = await pageWithKeptCounts(
+    db,
+    organizationRetirementCounts,
+    filter.organizationId,
+    {
+      // Only a named first page carries them: one status's page is unnamed (above).
+      carriesCounts: !byStatus && isFirstPage(filter),
+      rows: () => organizationPageQueries[byStatus](db, filter).execute(values),
+    },
+  );
   return { rows, total: totalOf(counts, filter.status) };
 }
 
