@@ -549,9 +549,14 @@ describe('lists, counts and downloads', () => {
     const second = (await list(officer2, path, '?per_page=2&page=2')).json();
     expect(second).toMatchObject({ page: 2, per_page: 2, total: 3 });
     expect([...ids(first.json()), ...ids(second)]).toEqual(ids(whole));
-    // Past the end: no rows, the same total.
+    // Past the end: no rows, the same total, whatever the page size.
     const past = (await list(officer2, path, '?per_page=2&page=3')).json();
     expect(past).toMatchObject({ data: [], page: 3, per_page: 2, total: 3 });
+    const pastTen = (await list(officer2, path, '?page=2')).json();
+    expect(pastTen).toMatchObject({ data: [], page: 2, per_page: 10, total: 3 });
+    // An empty queue.
+    const none = (await list(director, `director/pending/${director.id}`)).json();
+    expect(none).toMatchObject({ data: [], page: 1, per_page: 10, total: 0 });
     const tooMany = await list(officer2, path, '?per_page=101');
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.json().error).toMatch(/per_page/);
