@@ -222,9 +222,8 @@ function budgetsIn(counts: StatusCounts, departments: readonly string[] | null):
 /**
  * One page of an organisation's budgets ordered by code, with the total count: counted for a
  * search, otherwise read from the kept counts (migration 0022), which a first page carries
- * (decision 0045). `departments` null means every
- * department (spec §6). The page is chosen first and the totals are computed for its rows only, so
- * a deep page never aggregates the rows it skips.
+ * (decision 0045). `departments` null means every department (spec §6). The page is chosen first
+ * and the totals are computed for its rows only, so a deep page never aggregates the rows it skips.
  */
 export async function listBudgets(
   db: Executor,

@@ -4,10 +4,10 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import type { PageWindow } from '../../db/first-page.ts';
 import {
+  firstPageKeptCountsColumn,
   foldKeptCounts,
   keptCountsColumn,
   keptCountsOf,
-  firstPageKeptCountsColumn,
   keptCountsOfPage,
   pageWithKeptCounts,
   readKeptCounts,
