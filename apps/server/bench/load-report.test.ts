@@ -33,6 +33,7 @@ const reportContext = {
   ledgerChecked: 12,
   compareEntry: null,
   repoRoot: '/',
+  logLevel: { server: 'warn' },
 };
 
 describe('the load report', () => {
@@ -139,5 +140,26 @@ describe('the load report', () => {
     expect(report).toContain(
       '| requests, staff mode | 1000 | 1250 | 25 % | 50.0 → 40.0 | 0.90 + 0.50 → 0.72 + 0.32 (-26 %) | 0 / 0 |',
     );
+  });
+
+  it("says at which LOG_LEVEL the servers ran, the baseline's when it differs", () => {
+    const call = row('validate-token', 'read', load(5_000), [0.9, 0.4, 0.2], 1);
+    expect(formatReport([call], reportContext)).toContain(
+      'share the machine. The server runs at LOG_LEVEL=warn (no line a call).',
+    );
+    const beside = formatReport([call], {
+      ...reportContext,
+      compareEntry: '/base/dist/main.js',
+      logLevel: { server: 'info', baseline: 'warn' },
+    });
+    expect(beside).toContain(
+      'The server runs at LOG_LEVEL=info, its lines written to a file; the baseline at LOG_LEVEL=warn.',
+    );
+    const same = formatReport([call], {
+      ...reportContext,
+      compareEntry: '/base/dist/main.js',
+      logLevel: { server: 'info', baseline: 'info' },
+    });
+    expect(same).toContain('The server runs at LOG_LEVEL=info, its lines written to a file.');
   });
 });

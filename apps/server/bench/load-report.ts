@@ -57,6 +57,8 @@ export type ReportContext = {
   ledgerChecked: number;
   compareEntry: string | null;
   repoRoot: string;
+  /** The servers' LOG_LEVEL: this build's, and the baseline's when it differs. */
+  logLevel: { server: string; baseline?: string };
 };
 
 /** The targets a call missed: rate, p99, driver, errors. */
@@ -187,7 +189,7 @@ export function formatReport(rows: Row[], context: ReportContext): string {
     '',
     `\`npm run bench:load\` — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, scale ${context.scale}, ${context.durationSeconds} s a call at ${context.connections} connections.`,
     '',
-    `Machine: ${context.machine}. The server, PostgreSQL and the load generator share the machine.`,
+    `Machine: ${context.machine}. The server, PostgreSQL and the load generator share the machine. The server runs at LOG_LEVEL=${context.logLevel.server}${context.logLevel.server === 'warn' ? ' (no line a call)' : ', its lines written to a file'}${context.logLevel.baseline && context.logLevel.baseline !== context.logLevel.server ? `; the baseline at LOG_LEVEL=${context.logLevel.baseline}` : ''}.`,
     '',
     `Seed: ${context.seeded} in ${context.seedSeconds.toFixed(0)} s (target under ${context.seedTargetSeconds} s: ${context.seedSeconds < context.seedTargetSeconds ? 'met' : '**missed**'}).`,
     '',

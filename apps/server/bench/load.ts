@@ -60,6 +60,17 @@ const connections = 50;
 /** BENCH_CALLS: a regular expression; only the calls whose name matches it run (all by default). */
 const callFilter = new RegExp(process.env.BENCH_CALLS ?? '', 'i');
 const compareEntry = process.env.BENCH_COMPARE ? path.resolve(process.env.BENCH_COMPARE) : null;
+/**
+ * BENCH_LOG_LEVEL: the servers' LOG_LEVEL, warn by default (no line a call); `info`, as `npm start`
+ * runs, writes a line a call to a file, as a log collector takes a process's output.
+ * BENCH_COMPARE_LOG_LEVEL: the baseline's, when it should differ (the cost of the lines themselves).
+ */
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const logLevel = process.env.BENCH_LOG_LEVEL || 'warn';
+const compareLogLevel = process.env.BENCH_COMPARE_LOG_LEVEL || logLevel;
+for (const level of [logLevel, compareLogLevel]) {
+  if (!logLevels.includes(level)) throw new Error(`BENCH_LOG_LEVEL must be one of ${logLevels}`);
+}
 /** Distinct targets prepared for each write: enough for the target rate, with room. */
 const writeTargets = Math.ceil(targets.writeRate * durationSeconds * 1.5);
 const seedTargetSeconds = 180;
@@ -433,6 +444,7 @@ async function benchmark(
 
   // The production server, as `npm start` runs it.
   const jwtSecret = randomBytes(32).toString('hex');
+  const logDirectory = await fs.mkdtemp(path.join(os.tmpdir(), 'imprest-bench-logs-'));
   const jwtKey = new TextEncoder().encode(jwtSecret);
   const startLoadServer = async (
     name: string,
@@ -440,11 +452,13 @@ async function benchmark(
     url = databaseUrl,
   ): Promise<ServerProcess> => {
     log(`starting the ${name}…`);
+    const level = entry ? compareLogLevel : logLevel;
+    const outputFile = path.join(logDirectory, `${entry ? 'baseline' : 'server'}.log`);
     const started = await startServerProcess({
       name,
       env: {
         DATABASE_URL: url,
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: level,
         JWT_SECRET: jwtSecret,
         TRUST_PROXY: 'loopback',
         NODE_ENV: 'production',
@@ -457,6 +471,7 @@ async function benchmark(
         nodeArgsFrom('BENCH_SERVER_NODE_ARGS') ??
         [],
       ...(entry ? { entry } : {}),
+      ...(level === 'warn' ? {} : { outputFile }),
       ready: null,
     });
     const readyDeadline = Date.now() + 120_000;
@@ -468,7 +483,7 @@ async function benchmark(
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    log(`${name} ${started.pid} ready at ${started.url}`);
+    log(`${name} ${started.pid} ready at ${started.url}, LOG_LEVEL=${level}`);
     return started;
   };
   const server = await startLoadServer('load server');
@@ -945,6 +960,11 @@ async function benchmark(
 
   await server.terminate(30_000);
   await baseline?.terminate(30_000);
+  for (const name of await fs.readdir(logDirectory)) {
+    const { size } = await fs.stat(path.join(logDirectory, name));
+    log(`${name}: ${(size / 1024 ** 2).toFixed(1)} MB of log lines`);
+  }
+  await fs.rm(logDirectory, { recursive: true, force: true });
   const report = formatReport(rows, {
     scale,
     durationSeconds,
@@ -958,6 +978,7 @@ async function benchmark(
     ledgerChecked: ledger?.checked ?? 0,
     compareEntry,
     repoRoot,
+    logLevel: { server: logLevel, ...(compareEntry ? { baseline: compareLogLevel } : {}) },
   });
   process.stdout.write(`\n${report}\n`);
   if (scale === 1) {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -98,17 +98,29 @@ export async function startProcess(options: {
   port?: number;
   ready?: ((line: LogLine, pid: number) => boolean) | null;
   timeoutMs?: number;
+  /**
+   * Its stdout and stderr appended to this file, as a log collector would take them, instead of
+   * followed here: `logs` stays empty and `tail` reads the file (the load benchmark at LOG_LEVEL
+   * info, whose lines would otherwise be parsed by the load generator). Requires `ready: null`.
+   */
+  outputFile?: string;
 }): Promise<ServerProcess> {
   const port = options.port ?? 0;
+  if (options.outputFile && options.ready !== null) {
+    throw new Error(`${options.name}: a process writing to a file is started with ready: null`);
+  }
+  const outputFd = options.outputFile ? openSync(options.outputFile, 'a') : null;
   const child = spawn(options.command, options.args, {
     cwd: repoRoot,
     env: options.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: outputFd === null ? ['ignore', 'pipe', 'pipe'] : ['ignore', outputFd, outputFd],
   });
+  if (outputFd !== null) closeSync(outputFd);
   live.add(child);
   const logs: LogLine[] = [];
   const listeners = new Set<(line: LogLine) => void>();
   for (const stream of [child.stdout, child.stderr]) {
+    if (!stream) continue;
     createInterface({ input: stream }).on('line', (text) => {
       const line = parseLine(text);
       logs.push(line);
@@ -130,10 +142,12 @@ export async function startProcess(options: {
   });
   const pid = child.pid ?? 0;
   const tail = (lines = 30): string =>
-    logs
-      .slice(-lines)
-      .map((line) => line.text ?? JSON.stringify(line))
-      .join('\n');
+    options.outputFile
+      ? readFileSync(options.outputFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n')
+      : logs
+          .slice(-lines)
+          .map((line) => line.text ?? JSON.stringify(line))
+          .join('\n');
   const waitForLog: ServerProcess['waitForLog'] = (match, waitOptions = {}) => {
     const found = logs.find(match);
     if (found) return Promise.resolve(found);
@@ -222,6 +236,7 @@ export async function startServerProcess(options: {
   port?: number;
   ready?: ((line: LogLine, pid: number) => boolean) | null;
   timeoutMs?: number;
+  outputFile?: string;
 }): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   return startProcess({
@@ -233,6 +248,7 @@ export async function startServerProcess(options: {
     port,
     ...(options.ready !== undefined ? { ready: options.ready } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.outputFile ? { outputFile: options.outputFile } : {}),
   });
 }
 
