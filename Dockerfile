@@ -47,4 +47,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # What `npm start` runs once the web app and the server are built; node as PID 1 gets SIGTERM and shuts down
 # gracefully (up to 25 s: give `docker stop` 35 s, not its default 10 s, as compose.yaml does).
-CMD ["node", "--enable-source-maps", "--max-semi-space-size=8", "apps/server/dist/main.js"]
+CMD ["node", "--max-semi-space-size=8", "apps/server/dist/main.js"]

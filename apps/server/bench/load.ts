@@ -3,7 +3,7 @@
  *
  * 1. Seeds a large organisation straight through SQL (seed-load.ts: 10,000 users, 10,000 budgets,
  *    1,000,000 requests with their reviews, 100,000 retirements); BENCH_SCALE=0.01 shrinks it all.
- * 2. Starts the production server as `npm start` does (the bundle, `node --enable-source-maps
+ * 2. Starts the production server as `npm start` does (the bundle, `node <node-flags.json>
  *    apps/server/dist/main.js`, docs/decisions/0020), DATABASE_URL on the seeded database,
  *    LOG_LEVEL=warn, 127.0.0.1, and waits for /readyz.
  * 3. Drives every read call of the product with autocannon, 50 connections for BENCH_DURATION

@@ -1,7 +1,8 @@
 /**
- * Start-up benchmark (issue 13, docs/decisions/0020): the server run as `npm start` ran it before
- * (`node --import tsx src/main.ts`, TypeScript compiled on load) and as it runs now (the esbuild
- * bundle, `node --enable-source-maps dist/main.js`), side by side on one data folder with its
+ * Start-up benchmark (issue 13, docs/decisions/0020 and 0046): the server run as `npm start` ran it
+ * first (`node --import tsx src/main.ts`, TypeScript compiled on load), then (the esbuild bundle
+ * with Node's `--enable-source-maps`, which reads every loaded package's source map too) and now
+ * (the bundle mapping its own stack traces), side by side on one data folder with its
  * embedded PostgreSQL already made: for each, one start not counted, then three starts, timed from
  * spawning node to the first answer of /healthz, and the server process's resident memory after
  * five idle seconds (a page and the set-up state served first). Run with
@@ -17,12 +18,14 @@ import { serverNodeFlags } from '../test/processes.ts';
 import { log } from './support.ts';
 
 const dataDir = path.resolve(serverRoot, '../../.tmp', `bench-startup-${process.pid}`);
+const bundle = path.join(serverRoot, 'dist/main.js');
 const modes = [
-  { name: 'tsx (before)', args: ['--import', 'tsx', path.join(serverRoot, 'src/main.ts')] },
+  { name: 'tsx (until 0020)', args: ['--import', 'tsx', path.join(serverRoot, 'src/main.ts')] },
   {
-    name: 'bundle (now)',
-    args: [...serverNodeFlags, path.join(serverRoot, 'dist/main.js')],
+    name: 'bundle, --enable-source-maps (until 0046)',
+    args: ['--enable-source-maps', ...serverNodeFlags, bundle],
   },
+  { name: 'bundle (now)', args: [...serverNodeFlags, bundle] },
 ] as const;
 const countedStarts = 3;
 
@@ -81,7 +84,7 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   // The first start makes the cluster; it is not counted for either mode.
   log('making the data folder…');
-  await startOnce(modes[1].args);
+  await startOnce(modes[2].args);
   for (const mode of modes) {
     await startOnce(mode.args);
     const starts: Start[] = [];

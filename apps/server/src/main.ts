@@ -3,6 +3,10 @@ import pino from 'pino';
 import { readConfig, type Config } from './config.ts';
 import { createLogger } from './lib/logger.ts';
 import { shutdownSignals } from './ops/signals.ts';
+import { mapBundleStackTraces } from './ops/stack-traces.ts';
+
+// First, so that a stack trace of any step below names the TypeScript's lines (docs/decisions/0046).
+mapBundleStackTraces(import.meta.url);
 
 /** After this long a shutdown gives up and the process exits 1 (10 s of requests, 10 s of jobs). */
 const shutdownLimitMs = 25_000;

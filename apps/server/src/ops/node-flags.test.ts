@@ -8,8 +8,10 @@ import { serverRoot } from '../paths.ts';
 // the Dockerfile and the package's own start script cannot, so they must spell the same flags
 // (docs/decisions/0024: the young generation's cap keeps a download under issue 13's memory peak).
 describe("the server's Node flags", () => {
-  it('cap the young generation and keep stack traces on the TypeScript lines', () => {
-    expect(serverNodeFlags).toEqual(['--enable-source-maps', '--max-semi-space-size=8']);
+  // Not --enable-source-maps, which keeps every package's source map too: the bundle maps its own
+  // stack traces (ops/stack-traces.ts, docs/decisions/0046).
+  it('cap the young generation', () => {
+    expect(serverNodeFlags).toEqual(['--max-semi-space-size=8']);
   });
 
   it('are the Dockerfile CMD', async () => {

@@ -1,0 +1,71 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { SourceMap, type SourceMapPayload, type SourceOrigin } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** A decoded map stays this long after its last use, so a burst of errors decodes it once. */
+const keepDecodedMs = 5 * 60_000;
+
+/** What V8 writes for a stack trace's first line; an object that is not an error may throw. */
+function headOf(error: Error): string {
+  try {
+    return Error.prototype.toString.call(error);
+  } catch {
+    return '<error>';
+  }
+}
+
+/**
+ * Stack traces name the TypeScript lines of the server's bundle (dist/main.js) without Node's
+ * `--enable-source-maps`, which reads and keeps the source map of every module it loads, the
+ * packages' in node_modules too (docs/decisions/0046). The bundle's own map beside it is decoded on
+ * the first stack trace that is formatted, when an error is logged, and let go once no trace has
+ * needed it for five minutes; a frame of the bundle then names its source file, line and column.
+ * Nothing is changed when the map is not there, as when the server runs from its sources.
+ */
+export function mapBundleStackTraces(bundleUrl: string): void {
+  const bundle = fileURLToPath(bundleUrl);
+  const mapFile = `${bundle}.map`;
+  if (!existsSync(mapFile)) return;
+  const mapUrl = pathToFileURL(mapFile);
+  let decoded: SourceMap | undefined;
+  let release: NodeJS.Timeout | undefined;
+
+  function sourceMap(): SourceMap {
+    if (!decoded) {
+      const payload = JSON.parse(readFileSync(mapFile, 'utf8')) as SourceMapPayload;
+      // The sources' text is not needed to name a line: not kept with the decoded map.
+      payload.sourcesContent = [];
+      payload.sources = payload.sources.map((source) => fileURLToPath(new URL(source, mapUrl)));
+      decoded = new SourceMap(payload);
+    }
+    clearTimeout(release);
+    release = setTimeout(() => (decoded = undefined), keepDecodedMs).unref();
+    return decoded;
+  }
+
+  function frameText(frame: NodeJS.CallSite): string {
+    const text = frame.toString();
+    const file = frame.getFileName();
+    const line = frame.getLineNumber();
+    const column = frame.getColumnNumber();
+    if ((file !== bundleUrl && file !== bundle) || line === null || column === null) return text;
+    const origin = sourceMap().findOrigin(line, column) as Partial<SourceOrigin>;
+    if (!origin.fileName || origin.lineNumber === undefined || origin.columnNumber === undefined) {
+      return text;
+    }
+    return text.replace(
+      `${file}:${line}:${column}`,
+      `${origin.fileName}:${origin.lineNumber}:${origin.columnNumber}`,
+    );
+  }
+
+  Error.prepareStackTrace = (error: Error, frames: NodeJS.CallSite[]): string => {
+    const head = headOf(error);
+    try {
+      return [head, ...frames.map((frame) => `    at ${frameText(frame)}`)].join('\n');
+    } catch {
+      // An unreadable map must not lose the trace: the bundle's own lines, as V8 writes them.
+      return [head, ...frames.map((frame) => `    at ${String(frame)}`)].join('\n');
+    }
+  };
+}
