@@ -18,9 +18,15 @@ const externalPackages = {
   },
 };
 
+// `node build.mjs <entry> <outfile>` builds another program the same way (src/ops/stack-traces.test.ts).
+const [
+  entry = path.join(serverRoot, 'src/main.ts'),
+  outfile = path.join(serverRoot, 'dist/main.js'),
+] = process.argv.slice(2);
+
 await build({
-  entryPoints: [path.join(serverRoot, 'src/main.ts')],
-  outfile: path.join(serverRoot, 'dist/main.js'),
+  entryPoints: [entry],
+  outfile,
   bundle: true,
   platform: 'node',
   format: 'esm',

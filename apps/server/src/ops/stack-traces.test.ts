@@ -3,13 +3,13 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverRoot } from '../paths.ts';
 
 const run = promisify(execFile);
 
 /**
- * A program built as the server is (build.mjs: one ES module bundled by esbuild, its source map
+ * A program built by the server's own build.mjs (one ES module bundled by esbuild, its source map
  * beside it) that maps its stack traces first, as main.ts does, then fails twice: once caught and
  * printed, once uncaught, which Node prints on its way out.
  */
@@ -46,17 +46,7 @@ beforeAll(async () => {
   source = path.join(folder, 'program.ts');
   bundle = path.join(folder, 'dist/main.js');
   await fs.writeFile(source, program);
-  await build({
-    entryPoints: [source],
-    outfile: bundle,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20.19',
-    sourcemap: true,
-    keepNames: true,
-    logLevel: 'silent',
-  });
+  await run(process.execPath, [path.join(serverRoot, 'build.mjs'), source, bundle]);
 });
 
 afterAll(async () => {
