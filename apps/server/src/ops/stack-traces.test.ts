@@ -10,8 +10,9 @@ const run = promisify(execFile);
 
 /**
  * A program built by the server's own build.mjs (one ES module bundled by esbuild, its source map
- * beside it) that maps its stack traces first, as main.ts does, then fails twice: once caught and
- * printed, once uncaught, which Node prints on its way out.
+ * beside it) that maps its stack traces first, as main.ts does, then prints the first line of a
+ * Node error's trace and fails twice: once caught and printed, once uncaught, which Node prints on
+ * its way out.
  */
 const program = [
   `import { mapBundleStackTraces } from ${JSON.stringify(path.resolve(import.meta.dirname, 'stack-traces.ts'))};`,
@@ -22,6 +23,11 @@ const program = [
   '  return amount;',
   '}',
   '',
+  'try {',
+  '  Buffer.alloc(-1);',
+  '} catch (error) {',
+  "  console.log((error as Error).stack?.split('\\n')[0]);",
+  '}',
   'try {',
   '  check(-1);',
   '} catch (error) {',
@@ -67,7 +73,11 @@ async function runBundle(): Promise<{ stdout: string; stderr: string }> {
 describe("the bundle's stack traces (docs/decisions/0046)", () => {
   it('name the TypeScript file, line and column, caught or uncaught, without --enable-source-maps', async () => {
     const { stdout, stderr } = await runBundle();
-    const [head, thrower, caller] = stdout.trim().split('\n');
+    const [nodeHead, head, thrower, caller] = stdout.trim().split('\n');
+    // Node's own errors keep their code in the first line, as Node writes it.
+    expect(nodeHead).toMatch(
+      /^RangeError \[ERR_OUT_OF_RANGE\]: The value of "size" is out of range/,
+    );
     expect(head).toBe('RangeError: the amount is below zero');
     expect(thrower).toBe(`    at check (${source}:${throwLine}:${throwColumn})`);
     expect(caller).toMatch(new RegExp(`^    at .*\\(?${source}:${callerLine}:\\d+\\)?$`));
@@ -82,7 +92,7 @@ describe("the bundle's stack traces (docs/decisions/0046)", () => {
   it("keep the bundle's own lines when its map cannot be read", async () => {
     await fs.writeFile(`${bundle}.map`, '{ not json');
     const { stdout } = await runBundle();
-    const [head, thrower] = stdout.trim().split('\n');
+    const [, head, thrower] = stdout.trim().split('\n');
     expect(head).toBe('RangeError: the amount is below zero');
     expect(thrower).toMatch(/^ {4}at check \(file:\/\/.*\/dist\/main\.js:\d+:\d+\)$/);
   });
@@ -90,7 +100,7 @@ describe("the bundle's stack traces (docs/decisions/0046)", () => {
   it('are left to Node when there is no map beside the program', async () => {
     await fs.rm(`${bundle}.map`);
     const { stdout } = await runBundle();
-    const [head, thrower] = stdout.trim().split('\n');
+    const [, head, thrower] = stdout.trim().split('\n');
     expect(head).toBe('RangeError: the amount is below zero');
     expect(thrower).toMatch(/^ {4}at check \(file:\/\/.*\/dist\/main\.js:\d+:\d+\)$/);
   });

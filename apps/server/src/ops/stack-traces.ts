@@ -5,12 +5,24 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 /** A decoded map stays this long after its last use, so a burst of errors decodes it once. */
 const keepDecodedMs = 5 * 60_000;
 
-/** What V8 writes for a stack trace's first line; an object that is not an error may throw. */
+/**
+ * A stack trace's first line, as Node writes it: an error's own `toString` (Node's errors add their
+ * code, `TypeError [ERR_INVALID_ARG_VALUE]: …`), Error's for an object that is not an error.
+ */
 function headOf(error: Error): string {
   try {
-    return Error.prototype.toString.call(error);
+    return error instanceof Error ? String(error) : Error.prototype.toString.call(error);
   } catch {
     return '<error>';
+  }
+}
+
+/** A frame as V8 writes it, or a mark in its place should even that fail. */
+function plainFrame(frame: NodeJS.CallSite): string {
+  try {
+    return String(frame);
+  } catch {
+    return '<frame>';
   }
 }
 
@@ -65,7 +77,7 @@ export function mapBundleStackTraces(bundleUrl: string): void {
       return [head, ...frames.map((frame) => `    at ${frameText(frame)}`)].join('\n');
     } catch {
       // An unreadable map must not lose the trace: the bundle's own lines, as V8 writes them.
-      return [head, ...frames.map((frame) => `    at ${String(frame)}`)].join('\n');
+      return [head, ...frames.map((frame) => `    at ${plainFrame(frame)}`)].join('\n');
     }
   };
 }
