@@ -30,9 +30,10 @@ function plainFrame(frame: NodeJS.CallSite): string {
  * Stack traces name the TypeScript lines of the server's bundle (dist/main.js) without Node's
  * `--enable-source-maps`, which reads and keeps the source map of every module it loads, the
  * packages' in node_modules too (docs/decisions/0046). The bundle's own map beside it is decoded on
- * the first stack trace that is formatted, when an error is logged, and let go once no trace has
- * needed it for five minutes; a frame of the bundle then names its source file, line and column.
- * Nothing is changed when the map is not there, as when the server runs from its sources.
+ * the first stack trace with a frame of the bundle (traces are written when read: an error logged,
+ * an uncaught one printed) and let go once no trace has needed it for five minutes; such a frame
+ * then names its source file, line and column. A map that cannot be read is not tried again, and
+ * nothing is changed when there is none, as when the server runs from its sources.
  */
 export function mapBundleStackTraces(bundleUrl: string): void {
   const bundle = fileURLToPath(bundleUrl);
@@ -41,14 +42,18 @@ export function mapBundleStackTraces(bundleUrl: string): void {
   const mapUrl = pathToFileURL(mapFile);
   let decoded: SourceMap | undefined;
   let release: NodeJS.Timeout | undefined;
+  let isUnreadable = false;
 
   function sourceMap(): SourceMap {
     if (!decoded) {
+      // Marked first, so that a map that fails is read once, not for every frame of every trace.
+      isUnreadable = true;
       const payload = JSON.parse(readFileSync(mapFile, 'utf8')) as SourceMapPayload;
       // The sources' text is not needed to name a line: not kept with the decoded map.
       payload.sourcesContent = [];
       payload.sources = payload.sources.map((source) => fileURLToPath(new URL(source, mapUrl)));
       decoded = new SourceMap(payload);
+      isUnreadable = false;
     }
     clearTimeout(release);
     release = setTimeout(() => (decoded = undefined), keepDecodedMs).unref();
@@ -61,6 +66,7 @@ export function mapBundleStackTraces(bundleUrl: string): void {
     const line = frame.getLineNumber();
     const column = frame.getColumnNumber();
     if ((file !== bundleUrl && file !== bundle) || line === null || column === null) return text;
+    if (isUnreadable) return text;
     const origin = sourceMap().findOrigin(line, column) as Partial<SourceOrigin>;
     if (!origin.fileName || origin.lineNumber === undefined || origin.columnNumber === undefined) {
       return text;
