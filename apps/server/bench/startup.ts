@@ -82,7 +82,7 @@ function median(values: number[]): number {
 async function main(): Promise<void> {
   execFileSync(process.execPath, [path.join(serverRoot, 'build.mjs')], { stdio: 'inherit' });
   const rows: string[] = [];
-  // The first start makes the cluster; it is not counted for either mode.
+  // The first start makes the cluster; it is not counted for any mode.
   log('making the data folder…');
   await startOnce(modes[2].args);
   for (const mode of modes) {
