@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverNodeFlags } from '../../test/processes.ts';
 import { serverRoot } from '../paths.ts';
 
 const run = promisify(execFile);
@@ -66,9 +67,9 @@ afterAll(async () => {
   await fs.rm(folder, { recursive: true, force: true });
 });
 
-/** Runs the bundle with Node's flags for the server, none about source maps. */
+/** Runs the bundle with the server's Node flags (node-flags.json), none about source maps. */
 async function runBundle(): Promise<{ stdout: string; stderr: string }> {
-  return run(process.execPath, ['--max-semi-space-size=8', bundle]).then(
+  return run(process.execPath, [...serverNodeFlags, bundle]).then(
     () => expect.fail('the program should exit with its uncaught error'),
     (failure: { stdout: string; stderr: string; code: number }) => {
       expect(failure.code).toBe(1);
