@@ -145,13 +145,15 @@ describe('statements prepared under a name', () => {
       organization_request_counts: '{uuid}',
       owner_request_counts: '{uuid}',
       organization_retirement_counts: '{uuid}',
+      // A role's queue beside a later page (migration 0025): the organisation, or the caller.
+      review_queue_counts: '{uuid}',
+      review_queue_exclusions: '{uuid}',
       // The owner and the organisation; and how many are listed.
       owner_outstanding_count: '{uuid,uuid}',
       owner_outstanding: '{uuid,uuid,bigint}',
       // The queues: the organisation, the role, the caller (twice); the page's size and start.
       // The requests' queue page has its role in its text: the organisation, the caller (twice).
       pending_requests_page_finance_officer: '{uuid,uuid,uuid,bigint,bigint}',
-      pending_requests_count: '{uuid,text,uuid,uuid}',
       pending_retirements_page: '{uuid,text,uuid,uuid,bigint,bigint}',
       pending_retirements_count: '{uuid,text,uuid,uuid}',
       // The lists: the organisation, the owner (and the status); the page's size and start. An
@@ -164,7 +166,9 @@ describe('statements prepared under a name', () => {
       organization_requests_page_first_10: '{uuid,uuid}',
       organization_requests_page_by_status_first_10: '{uuid,uuid,text}',
       organization_retirements_page_first_10: '{uuid,uuid}',
-      pending_requests_page_finance_officer_first_10: '{uuid,uuid,uuid}',
+      // The requests' queue's first page carries its kept counts too (migration 0025): the
+      // organisation and the caller for them, then the page's.
+      pending_requests_page_finance_officer_first_10: '{uuid,uuid,uuid,uuid,uuid}',
       organization_budgets_page_first_10: '{uuid,uuid}',
       organization_budget_counts: '{uuid}',
       // An owner's page carries its total (docs/decisions/0042): the owner's kept counts, whose

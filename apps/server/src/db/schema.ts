@@ -423,6 +423,44 @@ export const budgetDepartmentCounts = pgTable(
   ],
 );
 
+/**
+ * How many requests wait for each reviewer role in an organisation, kept like
+ * request_status_counts by statement triggers on requests (migration 0025): the newest versions
+ * awaiting review (pending or on progress) counted by their next reviewer role. A pending list's
+ * total is this less the caller's review_queue_exclusions (issue 13): it read a few thousand index
+ * entries on every call.
+ */
+export const reviewQueueCounts = pgTable(
+  'review_queue_counts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organization_id: uuid('organization_id').notNull(),
+    next_reviewer_role: text('next_reviewer_role').notNull(),
+    requests: bigint('requests', { mode: 'number' }).notNull(),
+  },
+  (table) => [
+    index('review_queue_counts_org_idx').on(table.organization_id, table.next_reviewer_role),
+  ],
+);
+
+/**
+ * Of the requests review_queue_counts counts, those each person may not review, by role: their own
+ * and those they already answered a step of (one person answers one step; docs/decisions/0019),
+ * each request once per person. Kept by the same triggers (migration 0025).
+ */
+export const reviewQueueExclusions = pgTable(
+  'review_queue_exclusions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    person_id: uuid('person_id').notNull(),
+    next_reviewer_role: text('next_reviewer_role').notNull(),
+    requests: bigint('requests', { mode: 'number' }).notNull(),
+  },
+  (table) => [
+    index('review_queue_exclusions_person_idx').on(table.person_id, table.next_reviewer_role),
+  ],
+);
+
 /** One review per step of a request's chain, acted on in order (spec §4). */
 export const reviews = pgTable(
   'reviews',

@@ -226,10 +226,14 @@ async function foreignKeyOrder(
   return ordered;
 }
 
+/** Requests waiting for a review, as review_queue_counts counts them (migration 0025). */
+const waitingForReview = `r.is_latest AND r.next_reviewer_role IS NOT NULL
+  AND r.current_status IN ('pending', 'on_progress')`;
+
 /**
- * The counts the triggers keep (migrations 0006, 0016, 0020 and 0022): each table, its key, status
- * and count columns, and the rows it counts (their table, the key's and the status's columns there,
- * and which rows count).
+ * The counts the triggers keep (migrations 0006, 0016, 0020, 0022 and 0025): each table, its key,
+ * status and count columns, and the rows it counts (their table, the key's and the status's
+ * columns there, and which rows count).
  */
 const keptCounts = [
   {
@@ -272,12 +276,36 @@ const keptCounts = [
     sourceStatus: 'department',
     counted: 'true',
   },
+  {
+    table: 'review_queue_counts',
+    key: 'organization_id',
+    status: 'next_reviewer_role',
+    count: 'requests',
+    source: 'requests r',
+    column: 'organization_id',
+    sourceStatus: 'next_reviewer_role',
+    counted: waitingForReview,
+  },
+  {
+    // Each waiting request once for its owner and once for each person who answered a step of it.
+    table: 'review_queue_exclusions',
+    key: 'person_id',
+    status: 'next_reviewer_role',
+    count: 'requests',
+    source: `(SELECT person.id AS person_id, r.next_reviewer_role FROM requests r
+      CROSS JOIN LATERAL (SELECT DISTINCT unnest(array_append(r.answered_by, r.request_owner_id)))
+        AS person(id)
+      WHERE ${waitingForReview}) AS waiting`,
+    column: 'person_id',
+    sourceStatus: 'next_reviewer_role',
+    counted: 'true',
+  },
 ] as const;
 
 /**
  * The figures kept by triggers (the budget ledger of migration 0008, the status counts of 0006,
- * 0016 and 0020, the budgets' department counts of 0022) are checked against the rows they
- * summarise; a mismatch (the archive's own) is recomputed and named.
+ * 0016 and 0020, the budgets' department counts of 0022, the review queues' of 0025) are checked
+ * against the rows they summarise; a mismatch (the archive's own) is recomputed and named.
  */
 async function checkDerivedFigures(client: pg.ClientBase): Promise<string[]> {
   const repaired: string[] = [];

@@ -14,7 +14,12 @@ import {
   totalOf,
   type StatusCounts,
 } from '../../db/kept-counts.ts';
-import { ownerRequestCounts, requestStatusCounts } from '../../db/schema.ts';
+import {
+  ownerRequestCounts,
+  requestStatusCounts,
+  reviewQueueCounts,
+  reviewQueueExclusions,
+} from '../../db/schema.ts';
 
 /**
  * The counts of newest versions by status that the statement triggers on requests keep
@@ -35,6 +40,88 @@ const ownerCounts = keptCountsOf({
   count: ownerRequestCounts.requests,
   name: 'owner_request_counts',
 });
+
+/**
+ * The requests waiting for each reviewer role, per organisation, and of those the ones each person
+ * may not review, their own or answered (migration 0025): a pending list's total is the one less
+ * the other. Their "status" (db/kept-counts.ts) is the role.
+ */
+const reviewQueue = keptCountsOf({
+  table: reviewQueueCounts,
+  key: reviewQueueCounts.organization_id,
+  status: reviewQueueCounts.next_reviewer_role,
+  count: reviewQueueCounts.requests,
+  name: 'review_queue_counts',
+});
+const reviewQueueExcluded = keptCountsOf({
+  table: reviewQueueExclusions,
+  key: reviewQueueExclusions.person_id,
+  status: reviewQueueExclusions.next_reviewer_role,
+  count: reviewQueueExclusions.requests,
+  name: 'review_queue_exclusions',
+});
+
+/** Who asks for a role's queue: its organisation, the role and the caller. */
+export type ReviewQueueOf = { organizationId: string; role: string; callerId: string };
+
+/**
+ * The kept counts of a queue's page as columns (decision 0045: a first page's carry them, a later
+ * page's are NULL): the organisation's by the page's placeholder `organizationId`, the caller's
+ * exclusions by `callerId`.
+ */
+export function reviewQueueCountsColumns(window: PageWindow) {
+  return {
+    queue_counts: firstPageKeptCountsColumn(reviewQueue, sql.placeholder('organizationId'), window),
+    excluded_counts: firstPageKeptCountsColumn(
+      reviewQueueExcluded,
+      sql.placeholder('callerId'),
+      window,
+    ),
+  };
+}
+
+/** The requests of a role's queue the caller may review: those waiting for it less their own. */
+function reviewQueueTotal(queue: StatusCounts, excluded: StatusCounts, role: string): number {
+  return (queue[role] ?? 0) - (excluded[role] ?? 0);
+}
+
+/**
+ * A role's queue page and its total: from the counts its first page carries (none on an empty
+ * first page: nothing waits), else read beside a later page.
+ */
+export async function reviewQueuePageWithTotal<
+  Row extends { queue_counts: string | null; excluded_counts: string | null },
+>(
+  db: Executor,
+  of: ReviewQueueOf,
+  page: { carriesCounts: boolean; rows: () => Promise<Row[]> },
+): Promise<{ rows: Row[]; total: number }> {
+  if (page.carriesCounts) {
+    const rows = await page.rows();
+    const [first] = rows;
+    if (!first) return { rows, total: 0 };
+    const [queue, excluded] = await Promise.all([
+      keptCountsOfPage(db, reviewQueue, of.organizationId, first.queue_counts),
+      keptCountsOfPage(db, reviewQueueExcluded, of.callerId, first.excluded_counts),
+    ]);
+    return { rows, total: reviewQueueTotal(queue, excluded, of.role) };
+  }
+  const [rows, queue, excluded] = await Promise.all([
+    page.rows(),
+    readKeptCounts(db, reviewQueue, of.organizationId),
+    readKeptCounts(db, reviewQueueExcluded, of.callerId),
+  ]);
+  return { rows, total: reviewQueueTotal(queue, excluded, of.role) };
+}
+
+/** Merges an organisation's review_queue_counts and a person's review_queue_exclusions. */
+export async function foldReviewQueueCounts(
+  db: Executor,
+  keys: { organizationId: string; personId: string },
+): Promise<void> {
+  await foldKeptCounts(db, reviewQueue, keys.organizationId);
+  await foldKeptCounts(db, reviewQueueExcluded, keys.personId);
+}
 
 /** How many newest versions an organisation has, by status (the admin list's total). */
 export function organizationRequestCounts(

@@ -49,6 +49,8 @@ import {
   organizationRequestPageWithCounts,
   ownerRequestCountsColumn,
   ownerRequestCountsOfPage,
+  reviewQueueCountsColumns,
+  reviewQueuePageWithTotal,
 } from './counts.ts';
 
 export type RequestRow = typeof requests.$inferSelect;
@@ -554,7 +556,9 @@ export type PendingGrant = { role: string; delegatorId: string };
  * person answers one step, so a director who answered the secretary's step as a delegate does not
  * see the director's step of that request; issue 15, docs/decisions/0019). Oldest first.
  * next_reviewer_role is set only while a request awaits review, so requests_next_reviewer_idx
- * serves the filter and the order; requests.answered_by (migration 0017) the answered check.
+ * serves the filter and the order; requests.answered_by (migration 0017) the answered check. The
+ * total of a caller who holds no delegation is kept by triggers (migration 0025): the role's queue
+ * less the requests the caller owns or answered, carried by a first page; a delegate's is counted.
  */
 export async function listPendingForRole(
   db: Executor,
@@ -578,11 +582,12 @@ export async function listPendingForRole(
       limit: options.perPage,
       offset: (options.page - 1) * options.perPage,
     };
-    const [rows, [count]] = await Promise.all([
-      (pendingPageOfRole.get(options.role) ?? pendingPageQuery)(db, options).execute(values),
-      pendingCountQuery(db).execute(values),
-    ]);
-    return { rows, total: count?.total ?? 0 };
+    const page = (pendingPageOfRole.get(options.role) ?? pendingPageQuery)(db, options);
+    return reviewQueuePageWithTotal(
+      db,
+      { organizationId: options.organizationId, role: options.role, callerId },
+      { carriesCounts: isFirstPage(options), rows: () => page.execute(values) },
+    );
   }
   const ownRole = eq(requests.next_reviewer_role, options.role);
   const waitingFor = or(
@@ -625,9 +630,14 @@ function pendingWhere(
   );
 }
 
-function pendingPage(db: Executor, where: SQL | undefined, window: PageWindow) {
+function pendingPage<Extra extends Record<string, SQL.Aliased | SQL>>(
+  db: Executor,
+  where: SQL | undefined,
+  window: PageWindow,
+  extra?: Extra,
+) {
   return db
-    .select(recordColumns)
+    .select({ ...recordColumns, ...(extra as Extra) })
     .from(requests)
     .innerJoin(budgets, eq(budgets.id, requests.budget_id))
     .where(where)
@@ -638,11 +648,13 @@ function pendingPage(db: Executor, where: SQL | undefined, window: PageWindow) {
 
 /**
  * The pending list of a caller who holds no delegation (nearly every one), built once (issue 13).
- * Named (decision 0026): the page and the count both read requests_next_reviewer_idx, whose key is
- * the organisation, the role and the page's order and whose INCLUDE columns are the other
- * conditions, the best plan whether a role waits on a few requests or on thousands. PostgreSQL
- * plans the count once per connection; the page only with its size and role in its text
- * (pendingPageOfRole, below).
+ * Named (decision 0026): the page reads requests_next_reviewer_idx, whose key is the organisation,
+ * the role and the page's order and whose INCLUDE columns are the other conditions, the best plan
+ * whether a role waits on a few requests or on thousands; PostgreSQL plans it once only with its
+ * size and role in its text (pendingPageOfRole, below). Its total is kept (migration 0025,
+ * docs/decisions/0047): a first page carries the role's and the caller's kept counts, as an
+ * organisation's first page does (decision 0045); a later page reads them beside it. Counting the
+ * queue instead read thousands of the index's entries a call.
  */
 const pendingOwnWhere = pendingWhere(
   sql.placeholder('organizationId'),
@@ -650,7 +662,7 @@ const pendingOwnWhere = pendingWhere(
   sql.placeholder('callerId'),
 );
 const pendingPageQuery = preparedPages('pending_requests_page', (db, window, name) =>
-  pendingPage(db, pendingOwnWhere, window).prepare(name),
+  pendingPage(db, pendingOwnWhere, window, reviewQueueCountsColumns(window)).prepare(name),
 );
 
 /**
@@ -673,16 +685,10 @@ const pendingPageOfRole = new Map(
           sql.placeholder('callerId'),
         ),
         window,
+        reviewQueueCountsColumns(window),
       ).prepare(name),
     ),
   ]),
-);
-const pendingCountQuery = preparedOnce((db: Executor) =>
-  db
-    .select({ total: sql<number>`count(*)::int` })
-    .from(requests)
-    .where(pendingOwnWhere)
-    .prepare('pending_requests_count'),
 );
 
 /**
