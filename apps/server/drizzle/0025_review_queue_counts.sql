@@ -24,6 +24,10 @@ CREATE TABLE "review_queue_exclusions" (
 CREATE INDEX "review_queue_counts_org_idx" ON "review_queue_counts" USING btree ("organization_id","next_reviewer_role");--> statement-breakpoint
 CREATE INDEX "review_queue_exclusions_person_idx" ON "review_queue_exclusions" USING btree ("person_id","next_reviewer_role");
 --> statement-breakpoint
+-- Who may not review a waiting request: its owner and everyone who answered a step of it, once each.
+-- A plain SQL function, which PostgreSQL inlines into the queries below.
+CREATE FUNCTION "review_queue_excluded"(answered_by uuid[], owner_id uuid) RETURNS SETOF uuid
+  LANGUAGE sql IMMUTABLE AS $$ SELECT DISTINCT unnest(array_append(answered_by, owner_id)) $$;--> statement-breakpoint
 CREATE FUNCTION "review_queue_counts_after_insert"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO review_queue_counts (organization_id, next_reviewer_role, requests)
@@ -33,7 +37,7 @@ BEGIN
   INSERT INTO review_queue_exclusions (person_id, next_reviewer_role, requests)
   SELECT person.id, r.next_reviewer_role, count(*)
   FROM inserted r
-  CROSS JOIN LATERAL (SELECT DISTINCT unnest(array_append(r.answered_by, r.request_owner_id))) AS person(id)
+  CROSS JOIN LATERAL review_queue_excluded(r.answered_by, r.request_owner_id) AS person(id)
   WHERE r.is_latest AND r.next_reviewer_role IS NOT NULL AND r.current_status IN ('pending', 'on_progress')
   GROUP BY 1, 2;
   RETURN NULL;
@@ -54,7 +58,7 @@ BEGIN
         UNION ALL
         SELECT r.answered_by, r.request_owner_id, r.next_reviewer_role, 1
         FROM inserted r WHERE r.is_latest AND r.next_reviewer_role IS NOT NULL AND r.current_status IN ('pending', 'on_progress')) AS changes
-  CROSS JOIN LATERAL (SELECT DISTINCT unnest(array_append(changes.answered_by, changes.request_owner_id))) AS person(id)
+  CROSS JOIN LATERAL review_queue_excluded(changes.answered_by, changes.request_owner_id) AS person(id)
   GROUP BY 1, 2
   HAVING sum(changes.change) <> 0;
   RETURN NULL;
@@ -68,7 +72,7 @@ BEGIN
   INSERT INTO review_queue_exclusions (person_id, next_reviewer_role, requests)
   SELECT person.id, r.next_reviewer_role, -count(*)
   FROM removed r
-  CROSS JOIN LATERAL (SELECT DISTINCT unnest(array_append(r.answered_by, r.request_owner_id))) AS person(id)
+  CROSS JOIN LATERAL review_queue_excluded(r.answered_by, r.request_owner_id) AS person(id)
   WHERE r.is_latest AND r.next_reviewer_role IS NOT NULL AND r.current_status IN ('pending', 'on_progress')
   GROUP BY 1, 2;
   RETURN NULL;
@@ -95,6 +99,6 @@ GROUP BY 1, 2;--> statement-breakpoint
 INSERT INTO "review_queue_exclusions" ("person_id", "next_reviewer_role", "requests")
 SELECT person.id, r."next_reviewer_role", count(*)
 FROM "requests" r
-CROSS JOIN LATERAL (SELECT DISTINCT unnest(array_append(r."answered_by", r."request_owner_id"))) AS person(id)
+CROSS JOIN LATERAL review_queue_excluded(r."answered_by", r."request_owner_id") AS person(id)
 WHERE r."is_latest" AND r."next_reviewer_role" IS NOT NULL AND r."current_status" IN ('pending', 'on_progress')
 GROUP BY 1, 2;

@@ -293,8 +293,7 @@ const keptCounts = [
     status: 'next_reviewer_role',
     count: 'requests',
     source: `(SELECT person.id AS person_id, r.next_reviewer_role FROM requests r
-      CROSS JOIN LATERAL (SELECT DISTINCT unnest(array_append(r.answered_by, r.request_owner_id)))
-        AS person(id)
+      CROSS JOIN LATERAL review_queue_excluded(r.answered_by, r.request_owner_id) AS person(id)
       WHERE ${waitingForReview}) AS waiting`,
     column: 'person_id',
     sourceStatus: 'next_reviewer_role',

@@ -64,3 +64,20 @@ export async function submitted(
     throw new Error(`submit answered ${response.statusCode}: ${response.body}`);
   return response.json();
 }
+
+/** Answers step `step` (1-based) of a submitted request; the answer must succeed. */
+export async function answered(
+  app: FastifyInstance,
+  user: { token: string },
+  request: { id: string; reviews: { id: string }[] },
+  step: number,
+  status: 'approved' | 'rejected' | 'request_edit' = 'approved',
+): Promise<void> {
+  const response = await review(app, user, {
+    id: request.reviews[step - 1]?.id ?? '',
+    request_id: request.id,
+    status,
+  });
+  if (response.statusCode !== 200)
+    throw new Error(`review answered ${response.statusCode}: ${response.body}`);
+}

@@ -4,7 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ownerRequestCounts, requests, requestStatusCounts } from '../../db/schema.ts';
 import { buildStaffedOrganization } from '../../../test/factories/organizations.ts';
-import { requestBody, review, submitted } from '../../../test/factories/requests.ts';
+import { answered, requestBody, submitted } from '../../../test/factories/requests.ts';
 import {
   auth,
   buildUser,
@@ -150,19 +150,12 @@ async function expectTotalsMatchRows(org: Staffed): Promise<void> {
   });
 }
 
-async function answer(
+const answer = (
   user: TestUser,
   request: { id: string; reviews: { id: string }[] },
   step: number,
-  status: 'approved' | 'rejected' | 'request_edit',
-): Promise<void> {
-  const response = await review(t.app, user, {
-    id: request.reviews[step - 1]?.id ?? '',
-    request_id: request.id,
-    status,
-  });
-  expect(response.statusCode, response.body).toBe(200);
-}
+  status?: 'approved' | 'rejected' | 'request_edit',
+) => answered(t.app, user, request, step, status);
 
 describe('request_status_counts and owner_request_counts', () => {
   it('match the rows through submission, each review answer and a resubmission', async () => {

@@ -5,7 +5,7 @@ import {
   buildStaffedOrganization,
   type StaffedOrganization,
 } from '../../../test/factories/organizations.ts';
-import { requestBody, review, submitted } from '../../../test/factories/requests.ts';
+import { answered, requestBody, submitted } from '../../../test/factories/requests.ts';
 import { auth, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { foldReviewQueueCounts } from './counts.ts';
 
@@ -22,25 +22,16 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 
-type Submitted = Awaited<ReturnType<typeof submitted>>;
-
 /** A group A request (finance → secretary → director) of `owner`, on the organisation's budget. */
 const groupA = (org: StaffedOrganization, owner: TestUser) =>
   submitted(t.app, owner, requestBody(org.budget.code, { amount_requested: 200_000_000 }));
 
-async function answer(
+const answer = (
   user: TestUser,
-  request: Submitted,
+  request: { id: string; reviews: { id: string }[] },
   step: number,
-  status: 'approved' | 'rejected' | 'request_edit' = 'approved',
-): Promise<void> {
-  const response = await review(t.app, user, {
-    id: request.reviews[step - 1]?.id ?? '',
-    request_id: request.id,
-    status,
-  });
-  expect(response.statusCode, response.body).toBe(200);
-}
+  status?: 'approved' | 'rejected' | 'request_edit',
+) => answered(t.app, user, request, step, status);
 
 /** [rows on the page, total] of a reviewer's pending list, through the API. */
 async function pendingPage(user: TestUser, query = ''): Promise<[number, number]> {
