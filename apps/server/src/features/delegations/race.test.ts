@@ -38,7 +38,9 @@ const day = (offset: number) => addDays(todayIn(orgTimezone), offset);
 async function waitingStatements(count: number): Promise<string[]> {
   for (let attempt = 0; attempt < 400; attempt += 1) {
     const { rows } = await watcher.query<{ query: string }>(
-      `SELECT query FROM pg_stat_activity WHERE wait_event_type = 'Lock'`,
+      // This test's database only: other test files share the server and wait on locks too.
+      `SELECT query FROM pg_stat_activity
+       WHERE datname = current_database() AND wait_event_type = 'Lock'`,
     );
     if (rows.length >= count) return rows.map((row) => row.query);
     await new Promise((resolve) => setTimeout(resolve, 25));

@@ -490,3 +490,37 @@ describe('period boundaries in the organisation’s time zone (UTC+3)', () => {
     expect(await answerAt(wallTime())).toBe(status);
   });
 });
+
+describe('a delegate with steps of their own waiting (a secretary → the second finance officer)', () => {
+  it('lists both, the delegator’s marked and all counted, and only their own once it ends', async () => {
+    const own = await groupA(org.staff); // waits for a finance officer
+    const atSecretary = await groupA(org.otherStaff);
+    expect((await answer(org.finance, atSecretary, 1)).statusCode).toBe(200);
+    const before = await pending(org.finance2, '?per_page=100');
+    expect(before.data.map((item) => item.id)).toContain(own.id);
+    expect(before.data.map((item) => item.id)).not.toContain(atSecretary.id);
+
+    // A second executive secretary: the first one's days are taken by another test's delegation.
+    const secretary = await buildUser(t.db, {
+      organizationId: org.organizationId,
+      role: 'executive_secretary',
+      fullname: 'Tumaini Secretary',
+    });
+    const id = await delegate(secretary, {
+      delegate_id: org.finance2.id,
+      starts_on: day(0),
+      ends_on: day(1),
+    });
+    // Their own steps unmarked, the delegator's marked, one total for both.
+    const during = await pending(org.finance2, '?per_page=100');
+    const marked = (requestId: string) =>
+      during.data.find((item) => item.id === requestId)?.delegated_from;
+    expect(marked(own.id)).toBeNull();
+    expect(marked(atSecretary.id)).toEqual({ id: secretary.id, name: 'Tumaini Secretary' });
+    expect(during.total).toBe(during.data.length);
+    expect(during.total).toBeGreaterThan(before.total);
+
+    expect((await endDelegation(secretary, id)).statusCode).toBe(200);
+    expect(await pending(org.finance2, '?per_page=100')).toEqual(before);
+  });
+});
