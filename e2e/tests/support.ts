@@ -271,12 +271,20 @@ export async function expectTableFits(table: Locator): Promise<void> {
     .toBeLessThanOrEqual(0);
 }
 
-/** A control is on a phone's first screen: its bottom is above the fixed footer menu. */
+/**
+ * A control is on a phone's first screen: its bottom is above the fixed footer menu. Waits for the
+ * page to settle after a change of width (antd's breakpoints re-render it a moment later: CI,
+ * 6 December, read the control's box mid-way, 1,207 px down, then drew it at 300).
+ */
 export async function expectAboveFooter(page: Page, control: Locator): Promise<void> {
-  const box = await control.boundingBox();
-  const footer = await page.getByTestId('mobile-footer').boundingBox();
-  expect(footer, 'the phone footer is shown').not.toBeNull();
-  expect((box?.y ?? Infinity) + (box?.height ?? 0)).toBeLessThanOrEqual(footer?.y ?? 0);
+  const footer = page.getByTestId('mobile-footer');
+  await expect(footer, 'the phone footer is shown').toBeVisible();
+  await expect
+    .poll(async () => {
+      const [box, bar] = [await control.boundingBox(), await footer.boundingBox()];
+      return (box?.y ?? Infinity) + (box?.height ?? 0) - (bar?.y ?? 0);
+    })
+    .toBeLessThanOrEqual(0);
 }
 
 /**
