@@ -150,13 +150,6 @@ async function expectTotalsMatchRows(org: Staffed): Promise<void> {
   });
 }
 
-const answer = (
-  user: TestUser,
-  request: { id: string; reviews: { id: string }[] },
-  step: number,
-  status?: 'approved' | 'rejected' | 'request_edit',
-) => answered(t.app, user, request, step, status);
-
 describe('request_status_counts and owner_request_counts', () => {
   it('match the rows through submission, each review answer and a resubmission', async () => {
     const org = await staffedOrganization('Counted Org');
@@ -171,12 +164,12 @@ describe('request_status_counts and owner_request_counts', () => {
     await expectTotalsMatchRows(org);
     expect((await listTotals(org)).pending).toBe(5);
 
-    await answer(org.finance, approved, 1, 'approved');
-    await answer(org.finance, onProgress, 1, 'approved');
+    await answered(t.app, org.finance, approved, 1, 'approved');
+    await answered(t.app, org.finance, onProgress, 1, 'approved');
     await expectTotalsMatchRows(org);
-    await answer(org.secretary, approved, 2, 'approved');
-    await answer(org.finance, rejected, 1, 'rejected');
-    await answer(org.finance, returned, 1, 'request_edit');
+    await answered(t.app, org.secretary, approved, 2, 'approved');
+    await answered(t.app, org.finance, rejected, 1, 'rejected');
+    await answered(t.app, org.finance, returned, 1, 'request_edit');
     await expectTotalsMatchRows(org);
     expect(await listTotals(org)).toEqual({
       all: 5,
@@ -345,7 +338,7 @@ describe('request_status_counts and owner_request_counts', () => {
         submitted(t.app, org.owners[index % 5] as TestUser, requestBody(org.budgetCode)),
       ),
       ...first.map((request, index) =>
-        answer(org.finance, request, 1, index % 2 === 0 ? 'approved' : 'rejected'),
+        answered(t.app, org.finance, request, 1, index % 2 === 0 ? 'approved' : 'rejected'),
       ),
       ...Array.from({ length: 10 }, () => listTotals(org)),
       ...Array.from({ length: 10 }, () => foldRequestStatusCounts(t.db, org.organizationId)),

@@ -26,13 +26,6 @@ beforeAll(async () => {
 const groupA = (org: StaffedOrganization, owner: TestUser) =>
   submitted(t.app, owner, requestBody(org.budget.code, { amount_requested: 200_000_000 }));
 
-const answer = (
-  user: TestUser,
-  request: { id: string; reviews: { id: string }[] },
-  step: number,
-  status?: 'approved' | 'rejected' | 'request_edit',
-) => answered(t.app, user, request, step, status);
-
 /** [rows on the page, total] of a reviewer's pending list, through the API. */
 async function pendingPage(user: TestUser, query = ''): Promise<[number, number]> {
   const response = await t.app.inject({
@@ -132,15 +125,15 @@ describe('review_queue_counts and review_queue_exclusions', () => {
     await groupA(org, org.secretary);
     expect(await expectQueueTotalsMatchRows(org)).toEqual([4, 5, 0, 0, 0]);
 
-    await answer(org.finance, first, 1);
-    await answer(org.finance2, second, 1);
-    await answer(org.finance2, financeOwn, 1);
+    await answered(t.app, org.finance, first, 1);
+    await answered(t.app, org.finance2, second, 1);
+    await answered(t.app, org.finance2, financeOwn, 1);
     await expectKeptMatchRows();
     expect(await expectQueueTotalsMatchRows(org)).toEqual([2, 2, 3, 0, 0]);
 
-    await answer(org.secretary, first, 2);
-    await answer(org.secretary, second, 2, 'rejected');
-    await answer(org.finance, returned, 1, 'request_edit');
+    await answered(t.app, org.secretary, first, 2);
+    await answered(t.app, org.secretary, second, 2, 'rejected');
+    await answered(t.app, org.finance, returned, 1, 'request_edit');
     await expectKeptMatchRows();
     expect(await expectQueueTotalsMatchRows(org)).toEqual([1, 1, 1, 1, 0]);
 
@@ -171,8 +164,8 @@ describe('review_queue_counts and review_queue_exclusions', () => {
       sql`UPDATE users SET role = 'finance_officer' WHERE id = ${org.finance2.id}`,
     );
 
-    await answer(org.director, first, 3);
-    await answer(org.secretary, financeOwn, 2);
+    await answered(t.app, org.director, first, 3);
+    await answered(t.app, org.secretary, financeOwn, 2);
     await expectKeptMatchRows();
     expect(await expectQueueTotalsMatchRows(org)).toEqual([2, 2, 0, 1, 0]);
   });
@@ -279,7 +272,7 @@ describe('review_queue_counts and review_queue_exclusions', () => {
     await Promise.all([
       ...Array.from({ length: 12 }, (_, index) => groupA(org, owners[index % 3] as TestUser)),
       ...first.map((request, index) =>
-        answer(index % 2 === 0 ? org.finance : org.finance2, request, 1),
+        answered(t.app, index % 2 === 0 ? org.finance : org.finance2, request, 1),
       ),
       ...Array.from({ length: 6 }, () => pendingPage(org.finance)),
       ...Array.from({ length: 6 }, () => pendingPage(org.secretary)),
