@@ -8,7 +8,8 @@ import { preparedOnce } from './prepared.ts';
 /**
  * Counts by status that triggers keep (issue 13): the requests' per organisation (migration 0006)
  * and per owner (0016), the retirements' per organisation (0020), and the budgets' per organisation
- * by department, the "status" of this module (0022). A writer only inserts a row of deltas, so no
+ * by department, the "status" of this module (0022), and the review queues' by next reviewer role,
+ * per organisation and per person (0025). A writer only inserts a row of deltas, so no
  * two writers wait on one counter row and no order of locks can deadlock; a status's count is the
  * sum of its rows, and a read that finds more than `rowsToFold` rows merges them.
  */
@@ -126,12 +127,45 @@ export async function pageWithKeptCounts<Row extends { kept_counts: string | nul
   key: string,
   page: { carriesCounts: boolean; rows: () => Promise<Row[]> },
 ): Promise<{ rows: Row[]; counts: StatusCounts }> {
+  const read = await pageWithKeptCountsOf(
+    db,
+    [{ counts, key, carried: (row: Row) => row.kept_counts }],
+    page,
+  );
+  return { rows: read.rows, counts: read.counts[0] ?? {} };
+}
+
+/** One table of kept counts a page carries: its key, and the column of the page that holds them. */
+export type CarriedKeptCounts<Row> = {
+  counts: KeptCounts;
+  key: string;
+  carried: (row: Row) => string | null;
+};
+
+/**
+ * pageWithKeptCounts for a page that carries several tables' counts (a reviewer's queue: the
+ * organisation's and the caller's, migration 0025): each in the order given.
+ */
+export async function pageWithKeptCountsOf<Row>(
+  db: Executor,
+  sources: readonly CarriedKeptCounts<Row>[],
+  page: { carriesCounts: boolean; rows: () => Promise<Row[]> },
+): Promise<{ rows: Row[]; counts: StatusCounts[] }> {
   if (page.carriesCounts) {
     const rows = await page.rows();
-    return { rows, counts: await keptCountsOfPage(db, counts, key, rows[0]?.kept_counts) };
+    const [first] = rows;
+    const counts = await Promise.all(
+      sources.map((source) =>
+        keptCountsOfPage(db, source.counts, source.key, first && source.carried(first)),
+      ),
+    );
+    return { rows, counts };
   }
-  const [rows, read] = await Promise.all([page.rows(), readKeptCounts(db, counts, key)]);
-  return { rows, counts: read };
+  const [rows, ...counts] = await Promise.all([
+    page.rows(),
+    ...sources.map((source) => readKeptCounts(db, source.counts, source.key)),
+  ]);
+  return { rows: rows as Row[], counts: counts as StatusCounts[] };
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   keptCountsOf,
   keptCountsOfPage,
   pageWithKeptCounts,
+  pageWithKeptCountsOf,
   readKeptCounts,
   totalOf,
   type StatusCounts,
@@ -61,9 +62,6 @@ const reviewQueueExcluded = keptCountsOf({
   name: 'review_queue_exclusions',
 });
 
-/** Who asks for a role's queue: its organisation, the role and the caller. */
-export type ReviewQueueOf = { organizationId: string; role: string; callerId: string };
-
 /**
  * The kept counts of a queue's page as columns (decision 0045: a first page's carry them, a later
  * page's are NULL): the organisation's by the page's placeholder `organizationId`, the caller's
@@ -80,38 +78,29 @@ export function reviewQueueCountsColumns(window: PageWindow) {
   };
 }
 
-/** The requests of a role's queue the caller may review: those waiting for it less their own. */
-function reviewQueueTotal(queue: StatusCounts, excluded: StatusCounts, role: string): number {
-  return (queue[role] ?? 0) - (excluded[role] ?? 0);
-}
-
 /**
- * A role's queue page and its total: from the counts its first page carries (none on an empty
- * first page: nothing waits), else read beside a later page.
+ * A role's queue page and its total, the requests waiting for the role less those the caller owns
+ * or answered: from the counts its first page carries, else read beside a later page.
  */
 export async function reviewQueuePageWithTotal<
   Row extends { queue_counts: string | null; excluded_counts: string | null },
 >(
   db: Executor,
-  of: ReviewQueueOf,
+  of: { organizationId: string; role: string; callerId: string },
   page: { carriesCounts: boolean; rows: () => Promise<Row[]> },
 ): Promise<{ rows: Row[]; total: number }> {
-  if (page.carriesCounts) {
-    const rows = await page.rows();
-    const [first] = rows;
-    if (!first) return { rows, total: 0 };
-    const [queue, excluded] = await Promise.all([
-      keptCountsOfPage(db, reviewQueue, of.organizationId, first.queue_counts),
-      keptCountsOfPage(db, reviewQueueExcluded, of.callerId, first.excluded_counts),
-    ]);
-    return { rows, total: reviewQueueTotal(queue, excluded, of.role) };
-  }
-  const [rows, queue, excluded] = await Promise.all([
-    page.rows(),
-    readKeptCounts(db, reviewQueue, of.organizationId),
-    readKeptCounts(db, reviewQueueExcluded, of.callerId),
-  ]);
-  return { rows, total: reviewQueueTotal(queue, excluded, of.role) };
+  const {
+    rows,
+    counts: [queue = {}, excluded = {}],
+  } = await pageWithKeptCountsOf(
+    db,
+    [
+      { counts: reviewQueue, key: of.organizationId, carried: (row: Row) => row.queue_counts },
+      { counts: reviewQueueExcluded, key: of.callerId, carried: (row: Row) => row.excluded_counts },
+    ],
+    page,
+  );
+  return { rows, total: (queue[of.role] ?? 0) - (excluded[of.role] ?? 0) };
 }
 
 /** Merges an organisation's review_queue_counts and a person's review_queue_exclusions. */
