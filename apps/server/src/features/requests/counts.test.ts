@@ -433,6 +433,17 @@ describe('search totals', () => {
     expect(pages.flatMap((page) => page.data.map((item) => item.id))).toEqual(
       expected.map((row) => row.id),
     );
+    expect(pages.map((page) => page.total)).toEqual([10, 10, 10, 10]);
+    // Past the last page: no rows, and still the total.
+    expect(await search('AP-2025-0004', '&per_page=3&page=5')).toMatchObject({
+      data: [],
+      total: 10,
+      total_capped: false,
+    });
+    expect(await search('no such term', '&per_page=3&page=2')).toMatchObject({
+      data: [],
+      total: 0,
+    });
   });
 
   it('serve pages past the limit', async () => {

@@ -10,6 +10,7 @@ import {
 import {
   and,
   asc,
+  count,
   desc,
   eq,
   getTableColumns,
@@ -289,7 +290,10 @@ export type RequestFilter = {
   status: StatusFilter;
 };
 
-/** The ids of an organisation's users whose name contains a term, without case. */
+/**
+ * The ids of an organisation's users whose name contains a term, without case: read off the
+ * name's trigrams (users_name_idx, migration 0026), deleted users too (their requests stay listed).
+ */
 export async function usersNamed(
   db: Executor,
   organizationId: string,
@@ -478,22 +482,17 @@ export async function listRequestPage(
   return { rows, total: totalOf(counts, filter.status), capped: false };
 }
 
-/** Newest first, as `newestFirst` orders rows (uuid order is the order of their hex text). */
-function compareNewestFirst(
-  a: { created_at: Date; id: string },
-  b: { created_at: Date; id: string },
-): number {
-  const byTime = b.created_at.getTime() - a.created_at.getTime();
-  if (byTime !== 0) return byTime;
-  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-}
-
 /**
- * A search, in two steps (docs/decisions/0006). First the ids of up to searchCountLimit + 1
- * matches, read off the search indexes. Up to the limit they are all the matches: the total is
- * exact, and the page is cut from them and read by id. Past it the term is common, the total says
- * `capped`, and the page is read newest first off requests_org_latest_idx (or the owner's index),
- * testing each row: a common term fills a page after a few rows.
+ * A search, in two steps (docs/decisions/0006). First up to searchCountLimit + 1 matches, read
+ * off the search indexes. Up to the limit they are all the matches: the total is exact, and the
+ * page is cut from them and read by id. Past it the term is common, the total says `capped`, and
+ * the page is read newest first off requests_org_latest_idx (or the owner's index), testing each
+ * row: a common term fills a page after a few rows.
+ *
+ * The matches, their count and the page cut from them are one statement (issue 13): the matches
+ * stay in PostgreSQL (a CTE read twice, so computed once) and only the page's rows come back,
+ * each carrying the count. An empty first page means no match; an empty later page (past the
+ * last) counts the matches alone.
  */
 async function searchRequestPage(
   db: Executor,
@@ -515,35 +514,61 @@ async function searchRequestPage(
       plannerSettings(['enable_seqscan']),
     );
     const where = and(...filterConditions(filter, search));
-    const matches = await tx
-      .select({ id: requests.id, created_at: requests.created_at })
+    const matches = tx.$with('matches').as(
+      tx
+        .select({ id: requests.id, created_at: requests.created_at })
+        .from(requests)
+        .where(where)
+        .limit(searchCountLimit + 1),
+    );
+    const pageIds = tx.$with('page_ids').as(
+      tx
+        .select({ id: matches.id })
+        .from(matches)
+        .orderBy(sql`${matches.created_at} desc nulls last`, desc(matches.id))
+        .limit(filter.perPage)
+        .offset((filter.page - 1) * filter.perPage),
+    );
+    const rows = await tx
+      .with(matches, pageIds)
+      .select({
+        ...recordColumns,
+        match_count: sql<number>`(SELECT count(*) FROM ${matches})`.mapWith(Number),
+      })
       .from(requests)
-      .where(where)
-      .limit(searchCountLimit + 1);
-    if (matches.length > searchCountLimit) {
+      .innerJoin(budgets, eq(budgets.id, requests.budget_id))
+      .where(inArray(requests.id, tx.select({ id: pageIds.id }).from(pageIds)))
+      .orderBy(...newestFirst);
+    const total = rows[0]?.match_count ?? (filter.page === 1 ? 0 : await countMatches(tx, where));
+    if (total > searchCountLimit) {
       // PostgreSQL would read every match off the search indexes and sort them; with bitmap scans
       // and sorts off it walks the newest-first index instead, testing each row, and a term this
       // common fills a page within a few dozen rows.
       await tx.execute(sql`SELECT ${plannerSettings(['enable_bitmapscan', 'enable_sort'])}`);
-      const rows = await pageOfRequests(tx, where, filter);
-      return { rows, total: searchCountLimit, capped: true };
+      const page = await pageOfRequests(tx, where, filter);
+      return { rows: page, total: searchCountLimit, capped: true };
     }
-    const offset = (filter.page - 1) * filter.perPage;
-    const ids = matches
-      .sort(compareNewestFirst)
-      .slice(offset, offset + filter.perPage)
-      .map((match) => match.id);
-    const rows =
-      ids.length === 0
-        ? []
-        : await tx
-            .select(recordColumns)
-            .from(requests)
-            .innerJoin(budgets, eq(budgets.id, requests.budget_id))
-            .where(inArray(requests.id, ids))
-            .orderBy(...newestFirst);
-    return { rows, total: matches.length, capped: false };
+    return { rows: rows.map(withoutMatchCount), total, capped: false };
   });
+}
+
+/** How many requests match, up to searchCountLimit + 1: the total of a page past the last. */
+async function countMatches(tx: Executor, where: SQL | undefined): Promise<number> {
+  const matches = tx
+    .select({ id: requests.id })
+    .from(requests)
+    .where(where)
+    .limit(searchCountLimit + 1)
+    .as('matches');
+  const [row] = await tx.select({ total: count() }).from(matches);
+  return row?.total ?? 0;
+}
+
+function withoutMatchCount<Row extends { match_count: number }>({
+  match_count: _,
+  ...row
+}: Row): Omit<Row, 'match_count'> {
+  return row;
 }
 
 /** A role a delegate answers for one delegator (issue 15): not on that delegator's own requests. */
