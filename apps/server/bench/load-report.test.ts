@@ -55,6 +55,36 @@ describe('the load report', () => {
     );
   });
 
+  it('sets a read beside the bare server, and says when that floor misses the ratio too', () => {
+    // validate-token: 10,832 a second against 29,782 through the driver; the bare server 12,500.
+    const call = row('validate-token', 'read', load(10_832, 9), [0.95, 0.43, 0.26], 1, {
+      driver: load(29_782),
+      bare: load(12_500),
+    });
+    expect(missesOf(call)).toEqual(['driver']);
+    const text = explainMisses(call, machine);
+    expect(text).toContain(
+      'A server of Fastify and `pg` alone sending the same statements gives 12,500 calls a second, 0.42 of the driver: HTTP and the driver by themselves more than halve it here, so no server could meet this target on this machine for this call; the API gives 0.87 of that floor.',
+    );
+    expect(text).toContain('Next step: none for the ratio on this machine');
+    expect(formatReport([call], reportContext)).toContain('| 0.36 | 12500 (0.87) |');
+    // A floor within 2× of the driver leaves the gap to the server: profile it.
+    const own = row('budget balance', 'read', load(5_761, 16), [0.92, 0.5, 0.19], 2, {
+      driver: load(13_499),
+      bare: load(9_000),
+    });
+    const ownText = explainMisses(own, machine);
+    expect(ownText).toContain('gives 9,000 calls a second, 0.67 of the driver; the API gives 0.64');
+    expect(ownText).toContain('Next step: less work in the server for this call');
+    // With other misses, their next step.
+    const slow = row('budget detail', 'read', load(1_203, 76), [0.69, 0.87, 0.11], 5, {
+      driver: load(3_000),
+      bare: load(1_400),
+    });
+    expect(missesOf(slow)).toEqual(['rate', 'driver']);
+    expect(explainMisses(slow, machine)).toContain('Next step: more cores');
+  });
+
   it('gives a write the most the cores allow at its cost, and the larger share as the next step', () => {
     const call = row('submit a request', 'write', load(228), [0.74, 0.88, 0.07], 15);
     const text = explainMisses(call, machine);

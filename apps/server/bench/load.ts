@@ -34,7 +34,14 @@ import pg from 'pg';
 import type { Database } from '../src/db/client.ts';
 import { startSession } from '../src/features/auth/session.ts';
 import { signToken } from '../src/features/auth/tokens.ts';
-import { startServerProcess, stopAllProcesses, type ServerProcess } from '../test/processes.ts';
+import { freePort } from '../src/db/embedded.ts';
+import { databasePoolSize } from '../src/server.ts';
+import {
+  startProcess,
+  startServerProcess,
+  stopAllProcesses,
+  type ServerProcess,
+} from '../test/processes.ts';
 import { loadPassword, loadShape, seedLoadOrganisation } from './seed-load.ts';
 import {
   buildBenchApp,
@@ -287,6 +294,47 @@ async function drive(
   };
 }
 
+/**
+ * The bare server (bare-server.ts): Fastify and `pg` alone on the load's database, with a pool of
+ * the app's size, on a loopback port of its own.
+ */
+async function startBareServer(databaseUrl: string): Promise<ServerProcess> {
+  const port = await freePort();
+  const started = await startProcess({
+    name: 'bare server',
+    command: process.execPath,
+    args: ['--import', 'tsx', path.join('apps', 'server', 'bench', 'bare-server.ts')],
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? os.tmpdir(),
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      POOL_SIZE: String(databasePoolSize(1)),
+    },
+    port,
+    ready: (line, pid) => line.msg === 'bare server ready' && line.pid === pid,
+  });
+  log(`bare server ${started.pid} ready at ${started.url}`);
+  return started;
+}
+
+/** A read's statements sent by the bare server: 50 connections for the duration, after a warm-up. */
+async function measureBare(
+  bare: ServerProcess,
+  replay: { statements: Statement[]; inTransaction: boolean },
+): Promise<Load> {
+  const response = await fetch(`${bare.url}/calls`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(replay),
+  });
+  const { id } = (await response.json()) as { id: number };
+  const shot: Shot = { method: 'GET', path: `calls/${id}`, headers: {} };
+  await hammer(bare.url, shot, undefined, undefined, 1);
+  return hammer(bare.url, shot);
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -498,6 +546,7 @@ async function benchmark(
   const baseline = compareEntry
     ? await startLoadServer('baseline server', compareEntry, baselineUrl.toString())
     : null;
+  const bare = await startBareServer(databaseUrl);
 
   let forwardedFor = 0;
   const nextAddress = () => {
@@ -693,11 +742,13 @@ async function benchmark(
       const { value: api, cpu } = await measure(server);
       const before = first ?? (baseline ? await measure(baseline) : undefined);
       const driver = await drive(driverPool, replay.statements, replay.inTransaction);
+      const bareLoad = await measureBare(bare, replay);
       rows.push({
         name: read.name,
         kind: 'read',
         api,
         driver,
+        bare: bareLoad,
         statements: replay.statements.length,
         cpu,
         ...(before ? { baseline: before.value, baselineCpu: before.cpu } : {}),
@@ -705,7 +756,7 @@ async function benchmark(
         ...(read.design ? { design: read.design } : {}),
       });
       log(
-        `  ${read.name}: ${api.rate.toFixed(0)} req/s, p99 ${api.p99.toFixed(1)} ms, ${api.errors} errors; driver ${driver.rate.toFixed(0)}/s (${replay.statements.length} statements); cpu server ${cpu.server.toFixed(2)} postgres ${cpu.postgres.toFixed(2)}${api.firstError ? `; first error: ${api.firstError}` : ''}`,
+        `  ${read.name}: ${api.rate.toFixed(0)} req/s, p99 ${api.p99.toFixed(1)} ms, ${api.errors} errors; driver ${driver.rate.toFixed(0)}/s (${replay.statements.length} statements); bare ${bareLoad.rate.toFixed(0)}/s; cpu server ${cpu.server.toFixed(2)} postgres ${cpu.postgres.toFixed(2)}${api.firstError ? `; first error: ${api.firstError}` : ''}`,
       );
     }
   } finally {
