@@ -12,7 +12,9 @@
  * 4. For each read, replays straight through `pg` (a pool of 50 clients, prepared statements, the
  *    same duration) the SELECT statements the app sends for that call — captured once from the app
  *    itself through Drizzle's logger, so the SQL is exactly the app's (the main query plus the
- *    session lookup and counts that go with it) — and reports API req/s ÷ driver calls/s.
+ *    session lookup and counts that go with it) — and reports API req/s ÷ driver calls/s. The same
+ *    statements go to a server of Fastify and `pg` alone (bare-server.ts) under the same load: the
+ *    floor of an HTTP call on this machine for that SQL, reported as "bare" and API ÷ bare.
  * 5. After the writes, checks that each touched budget's committed amount equals
  *    budget_committed_recomputed(id): "ledger exact".
  * 6. Prints a markdown table against the targets and writes it to bench/results.md.
