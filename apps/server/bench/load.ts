@@ -36,14 +36,8 @@ import pg from 'pg';
 import type { Database } from '../src/db/client.ts';
 import { startSession } from '../src/features/auth/session.ts';
 import { signToken } from '../src/features/auth/tokens.ts';
-import { freePort } from '../src/db/embedded.ts';
 import { databasePoolSize } from '../src/server.ts';
-import {
-  startProcess,
-  startServerProcess,
-  stopAllProcesses,
-  type ServerProcess,
-} from '../test/processes.ts';
+import { startServerProcess, stopAllProcesses, type ServerProcess } from '../test/processes.ts';
 import { loadPassword, loadShape, seedLoadOrganisation } from './seed-load.ts';
 import {
   buildBenchApp,
@@ -298,23 +292,19 @@ async function drive(
 
 /**
  * The bare server (bare-server.ts): Fastify and `pg` alone on the load's database, with a pool of
- * the app's size, on a loopback port of its own.
+ * the app's size, on a loopback port of its own, started as the app is.
  */
 async function startBareServer(databaseUrl: string): Promise<ServerProcess> {
-  const port = await freePort();
-  const started = await startProcess({
+  // The app's node flags and environment (startServerProcess), with the bare server as the entry.
+  const started = await startServerProcess({
     name: 'bare server',
-    command: process.execPath,
-    args: ['--import', 'tsx', path.join('apps', 'server', 'bench', 'bare-server.ts')],
+    entry: path.join(repoRoot, 'apps', 'server', 'bench', 'bare-server.ts'),
+    nodeArgs: ['--import', 'tsx'],
     env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? os.tmpdir(),
       NODE_ENV: 'production',
       DATABASE_URL: databaseUrl,
-      PORT: String(port),
       POOL_SIZE: String(databasePoolSize(1)),
     },
-    port,
     ready: (line, pid) => line.msg === 'bare server ready' && line.pid === pid,
   });
   log(`bare server ${started.pid} ready at ${started.url}`);

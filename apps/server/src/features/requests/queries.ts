@@ -514,13 +514,7 @@ async function searchRequestPage(
       plannerSettings(['enable_seqscan']),
     );
     const where = and(...filterConditions(filter, search));
-    const matches = tx.$with('matches').as(
-      tx
-        .select({ id: requests.id, created_at: requests.created_at })
-        .from(requests)
-        .where(where)
-        .limit(searchCountLimit + 1),
-    );
+    const matches = tx.$with('matches').as(firstMatches(tx, where));
     const pageIds = tx.$with('page_ids').as(
       tx
         .select({ id: matches.id })
@@ -548,27 +542,23 @@ async function searchRequestPage(
       const page = await pageOfRequests(tx, where, filter);
       return { rows: page, total: searchCountLimit, capped: true };
     }
-    return { rows: rows.map(withoutMatchCount), total, capped: false };
+    return { rows, total, capped: false };
   });
+}
+
+/** Up to searchCountLimit + 1 requests that match, in no order: all of them up to the limit. */
+function firstMatches(tx: Executor, where: SQL | undefined) {
+  return tx
+    .select({ id: requests.id, created_at: requests.created_at })
+    .from(requests)
+    .where(where)
+    .limit(searchCountLimit + 1);
 }
 
 /** How many requests match, up to searchCountLimit + 1: the total of a page past the last. */
 async function countMatches(tx: Executor, where: SQL | undefined): Promise<number> {
-  const matches = tx
-    .select({ id: requests.id })
-    .from(requests)
-    .where(where)
-    .limit(searchCountLimit + 1)
-    .as('matches');
-  const [row] = await tx.select({ total: count() }).from(matches);
+  const [row] = await tx.select({ total: count() }).from(firstMatches(tx, where).as('matches'));
   return row?.total ?? 0;
-}
-
-function withoutMatchCount<Row extends { match_count: number }>({
-  match_count: _,
-  ...row
-}: Row): Omit<Row, 'match_count'> {
-  return row;
 }
 
 /** A role a delegate answers for one delegator (issue 15): not on that delegator's own requests. */
