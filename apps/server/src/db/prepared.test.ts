@@ -246,9 +246,9 @@ describe('statements prepared under a name', () => {
       // approval matrix, then the budget locked, each with the amount it must cover.
       submission_terms: '{numeric,uuid,text}',
       lock_budget: '{numeric,uuid,uuid}',
-      // The reviewers and the owner told: the organisation, the roles and the owner; the owner.
-      users_with_roles: '{uuid,text[],uuid}',
-      recipient: '{uuid}',
+      // The reviewers told (the roles in the text: 16, the finance officer): the organisation and
+      // the owner (an owner told of a decision is read with the request's notice).
+      users_with_roles_16: '{uuid,uuid}',
       // Answering a review.
       lock_request: '{uuid,uuid}',
       reviews_of: '{uuid}',

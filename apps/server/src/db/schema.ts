@@ -561,10 +561,16 @@ export const retirements = pgTable(
   },
   (table) => [
     uniqueIndex('retirements_request_key').on(table.request_id),
-    // Whether a request's retirement is approved, without reading the retirement (the owner's
-    // unretired total; migration 0021).
+    // Whether a request's retirement is approved (a budget's monthly history; migration 0021 made
+    // it for the owner's unretired total, which reads retirements_owner_approved_idx since 0027).
     index('retirements_approved_request_idx')
       .on(table.request_id)
+      .where(sql`${table.status} = 'approved'`),
+    // The owner's approved retirements, for the owner's unretired total (requests/queries.ts):
+    // migration 0027 builds it with INCLUDE (request_id), which drizzle cannot declare, so the
+    // total reads them in one index-only scan and leaves their requests out by a hash.
+    index('retirements_owner_approved_idx')
+      .on(table.retirement_owner_id, table.organization_id)
       .where(sql`${table.status} = 'approved'`),
     index('retirements_organization_status_idx').on(table.organization_id, table.status),
     index('retirements_owner_status_idx').on(table.retirement_owner_id, table.status),

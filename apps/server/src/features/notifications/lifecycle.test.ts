@@ -297,6 +297,27 @@ describe('who hears what', () => {
     await saveHtmlOf('07-request-returned', org.otherStaff, 'request_returned');
   });
 
+  it('tells an owner removed meanwhile nothing of the decision (the owner is read with the request)', async () => {
+    const request = await submitted(t.app, org.otherStaff, requestBody(org.budget.code));
+    const [first] = request.reviews;
+    if (!first) throw new Error('no chain');
+    await settledInbox(smtp.received.length);
+    const mark = smtp.received.length;
+    await t.db.update(users).set({ deleted_at: new Date() }).where(eq(users.id, org.otherStaff.id));
+    try {
+      const answered = await review(t.app, org.finance, {
+        id: first.id,
+        request_id: request.id,
+        status: 'rejected',
+        comments: 'Left us',
+      });
+      expect(answered.statusCode, answered.body).toBe(200);
+      expectOnly(await settledInbox(mark), []);
+    } finally {
+      await t.db.update(users).set({ deleted_at: null }).where(eq(users.id, org.otherStaff.id));
+    }
+  });
+
   it('with cascading_notification, tells every step of the chain at submission, each again on its turn', async () => {
     await setCascading(true);
     let mark = smtp.received.length;

@@ -1,5 +1,8 @@
+import { roles, type Role } from '@imprest/domain/enums.ts';
 import { and, asc, eq, inArray, isNull, ne, sql, type SQLWrapper } from 'drizzle-orm';
+import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
+import { inConstants } from '../../db/constants.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import {
   budgets,
@@ -35,46 +38,51 @@ export async function findUsersWithRoles(
   db: Executor,
   options: { organizationId: string; roles: string[]; exceptUserId: string },
 ): Promise<Recipient[]> {
-  if (options.roles.length === 0) return [];
-  return usersWithRolesQuery(db).execute(options);
+  const known = roles.filter((role) => options.roles.includes(role));
+  if (known.length === 0) return [];
+  return usersWithRolesQuery(known)(db).execute(options);
 }
 
 /**
- * The statements of findUsersWithRoles and findRecipient, prepared under names once per pool as the
- * e-mails' other look-ups are (issue 13): every write that notifies reads one of them. The roles go
- * as one array, so the text is the same for any number of them (decision 0026). PostgreSQL still
- * plans the roles' look-up on each call, rightly: a plan made without the roles cannot tell an
- * officer's role (a few users) from staff (nearly all of them), so it reads the whole
- * organisation; one owner by id is planned once.
+ * The statement of findUsersWithRoles, prepared under a name once per pool for each set of roles
+ * asked for (issue 13): every write that notifies reads it. The roles are written into its text,
+ * the set's bits in its name (`users_with_roles_48`: the finance officer and the executive
+ * secretary), as the statuses are (db/constants.ts). Sent as one array parameter, they left
+ * PostgreSQL planning the statement on every call, rightly: a plan made without the roles cannot
+ * tell an officer's role (a few users) from staff (nearly all of them). With the roles known, the
+ * plan made once is the custom plans' index look-up (users_organization_idx), and PostgreSQL
+ * keeps it: 0.16 ms of planning a call saved (pg_stat_statements, bench/results.md). The sets are
+ * the approval chains' steps and their cascades, a few per organisation.
  */
-const usersWithRolesQuery = preparedOnce((db: Executor) =>
-  db
+const usersWithRolesStatements = new Map<number, (db: Executor) => UsersWithRoles>();
+type UsersWithRoles = ReturnType<typeof buildUsersWithRoles>;
+
+function buildUsersWithRoles(db: Executor, set: readonly Role[], name: string) {
+  return db
     .select(recipientColumns)
     .from(users)
     .where(
       and(
         eq(users.organization_id, sql.placeholder('organizationId')),
-        sql`${users.role} = ANY(${sql.placeholder('roles')}::text[])`,
+        inConstants(users.role, set),
         ne(users.id, sql.placeholder('exceptUserId')),
         isNull(users.deleted_at),
       ),
     )
     .orderBy(asc(users.fullname))
-    .prepare('users_with_roles'),
-);
+    .prepare(name);
+}
 
-const recipientQuery = preparedOnce((db: Executor) =>
-  db
-    .select(recipientColumns)
-    .from(users)
-    .where(and(eq(users.id, sql.placeholder('id')), isNull(users.deleted_at)))
-    .prepare('recipient'),
-);
-
-/** An active user by id: the owner an e-mail goes to. */
-export async function findRecipient(db: Executor, id: string): Promise<Recipient | undefined> {
-  const [row] = await recipientQuery(db).execute({ id });
-  return row;
+function usersWithRolesQuery(set: readonly Role[]): (db: Executor) => UsersWithRoles {
+  const bits = set.reduce((sum, role) => sum | (1 << roles.indexOf(role)), 0);
+  let statement = usersWithRolesStatements.get(bits);
+  if (!statement) {
+    statement = preparedOnce((db: Executor) =>
+      buildUsersWithRoles(db, set, `users_with_roles_${bits}`),
+    );
+    usersWithRolesStatements.set(bits, statement);
+  }
+  return statement;
 }
 
 /** Active users by id. */
@@ -111,6 +119,12 @@ export type RequestNotice = {
   answeredBy: string[];
   /** Reviewer roles by step (1 first) and their statuses, in step order. */
   chain: ChainLink[];
+  /**
+   * The owner as an e-mail's recipient (the retirement's owner for a retirement, the same person),
+   * null once deleted: read with the item, so a decision's e-mail to its owner costs no statement
+   * of its own (issue 13).
+   */
+  owner: Recipient | null;
 };
 
 type ChainLink = { step: number; role: string; status: string; comments: string };
@@ -128,6 +142,22 @@ function chainOf(
                                       'status', ${table.status}, 'comments', ${table.comments})
                     ORDER BY ${table.step})
     FROM ${table} WHERE ${where}), '[]'::json)`;
+}
+
+/** The owner of a notice's item, when not deleted. */
+const noticeOwner = alias(users, 'notice_owner');
+const noticeOwnerColumns = {
+  id: noticeOwner.id,
+  email: noticeOwner.email,
+  fullname: noticeOwner.fullname,
+  role: noticeOwner.role,
+  settings: noticeOwner.settings,
+  organization_id: noticeOwner.organization_id,
+};
+
+/** Joins a notice's owner: `ownerId` is the item's owner column. */
+function ownerJoin(ownerId: AnyPgColumn) {
+  return and(eq(noticeOwner.id, ownerId), isNull(noticeOwner.deleted_at));
 }
 
 const requestNoticeColumns = {
@@ -159,10 +189,12 @@ const requestNoticeQuery = preparedOnce((db: Executor) =>
     .select({
       ...requestNoticeColumns,
       chain: chainOf(reviews, sql`${reviews.request_id} = ${requests.id}`),
+      owner: noticeOwnerColumns,
     })
     .from(requests)
     .innerJoin(organizations, eq(organizations.id, requests.organization_id))
     .innerJoin(budgets, eq(budgets.id, requests.budget_id))
+    .leftJoin(noticeOwner, ownerJoin(requests.request_owner_id))
     .where(eq(requests.id, sql.placeholder('id')))
     .prepare('request_notice'),
 );
@@ -218,11 +250,13 @@ const retirementNoticeQuery = preparedOnce((db: Executor) =>
         retirementReviews,
         sql`${retirementReviews.retirement_id} = ${retirements.id} AND ${retirementReviews.round} = ${retirements.submissions}`,
       ),
+      owner: noticeOwnerColumns,
     })
     .from(retirements)
     .innerJoin(requests, eq(requests.id, retirements.request_id))
     .innerJoin(organizations, eq(organizations.id, requests.organization_id))
     .innerJoin(budgets, eq(budgets.id, requests.budget_id))
+    .leftJoin(noticeOwner, ownerJoin(retirements.retirement_owner_id))
     .where(eq(retirements.id, sql.placeholder('id')))
     .prepare('retirement_notice'),
 );

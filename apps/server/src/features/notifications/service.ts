@@ -23,7 +23,6 @@ import {
   findOrganizationNames,
   findPeopleNames,
   findPendingRetirementsDue,
-  findRecipient,
   findRecipients,
   findRequestNotice,
   findRetirementNotice,
@@ -201,12 +200,11 @@ async function delegatesToTell(
   );
 }
 
-async function ownerNotice(
-  tx: Executor,
-  ownerId: string,
+/** The e-mail to an item's owner, read with the item (none once the owner is deleted). */
+function ownerNotice(
+  owner: Recipient | null,
   build: (owner: Recipient) => Omit<Notice, 'recipient'>,
-): Promise<Notice[]> {
-  const owner = await findRecipient(tx, ownerId);
+): Notice[] {
   return owner ? [{ recipient: owner, ...build(owner) }] : [];
 }
 
@@ -298,7 +296,7 @@ export async function notifyRequestReviewed(
   if (!decision) return queueReviewers(context, tx, requestTarget(notice), pendingStep(notice));
   await queueNotices(
     tx,
-    await ownerNotice(tx, notice.ownerId, () => ({
+    ownerNotice(notice.owner, () => ({
       kind: decision,
       key: notificationKey('request', notice.id, decision),
       email: requestDecisionEmail({
@@ -320,7 +318,7 @@ export async function notifyRetirementAttached(
   const notice = await loadRetirement(tx, options.retirementId);
   await queueNotices(
     tx,
-    await ownerNotice(tx, notice.retirementOwnerId, () => ({
+    ownerNotice(notice.owner, () => ({
       kind: 'retirement_attached',
       key: notificationKey('retirement', notice.retirementId, 'attached'),
       email: retirementAttachedEmail({
@@ -359,7 +357,7 @@ export async function notifyRetirementReviewed(
   if (!decision) return queueReviewers(context, tx, retirementTarget(notice), pendingStep(notice));
   await queueNotices(
     tx,
-    await ownerNotice(tx, notice.retirementOwnerId, () => ({
+    ownerNotice(notice.owner, () => ({
       kind: decision,
       key: notificationKey('retirement', notice.retirementId, 'round', notice.round, decision),
       email: retirementDecisionEmail({
@@ -514,7 +512,7 @@ export async function sendRetirementWarnings(
       if (notice.retirementStatus !== 'pending') return 0;
       return queueNotices(
         tx,
-        await ownerNotice(tx, notice.retirementOwnerId, () => ({
+        ownerNotice(notice.owner, () => ({
           kind: 'retirement_warning',
           key: notificationKey('retirement', notice.retirementId, 'warning', milestone),
           email: retirementWarningEmail({
