@@ -18,9 +18,13 @@ import {
   findBudgetByCode,
   listBudgets,
 } from '../features/budgets/queries.ts';
-import { findActingDelegates, findGrantsOf } from '../features/delegations/queries.ts';
+import { findGrantsOf } from '../features/delegations/queries.ts';
 import { organizationRequestCounts, ownerRequestCountsOf } from '../features/requests/counts.ts';
-import { findRequestNotice, findRetirementNotice } from '../features/notifications/queries.ts';
+import {
+  findRequestNotice,
+  findRetirementNotice,
+  findReviewersToTell,
+} from '../features/notifications/queries.ts';
 import { listPendingForRole, listRequestPage, lockRequest } from '../features/requests/queries.ts';
 import { findRequestView } from '../features/requests/view.ts';
 import {
@@ -65,11 +69,15 @@ describe('statements prepared under a name', () => {
       expect(await findRequestNotice(one, request.id)).toBeDefined();
       // A retirement that is not there: the statement is prepared all the same.
       expect(await findRetirementNotice(one, randomUUID())).toBeUndefined();
-      await findActingDelegates(one, {
-        organizationId: org.organizationId,
-        roles: ['finance_officer', 'director'],
-        today: '2026-11-28',
-      });
+      // The reviewers of a request's steps with their delegates; of a retirement's, without.
+      for (const delegatesOn of ['2026-11-28', undefined]) {
+        await findReviewersToTell(one, {
+          organizationId: org.organizationId,
+          roles: ['finance_officer', 'director'],
+          exceptUserId: org.staff.id,
+          delegatesOn,
+        });
+      }
       await budgetHistory(one, { budgetId: org.budget.id, timezone: 'Africa/Dar_es_Salaam' });
       await organizationRequestCounts(one, org.organizationId);
       await ownerRequestCountsOf(one, org.staff.id);
@@ -139,8 +147,10 @@ describe('statements prepared under a name', () => {
       // The request's or the retirement's id.
       request_notice: '{uuid}',
       retirement_notice: '{uuid}',
-      // The organisation, the day (twice) and the roles, as one array.
-      acting_delegates: '{uuid,date,date,text[]}',
+      // The roles in the text (80: the finance officer and the director): the organisation and
+      // the owner; with the delegates, the organisation and the day (twice) as well.
+      reviewers_80: '{uuid,uuid}',
+      reviewers_and_delegates_80: '{uuid,uuid,uuid,date,date}',
       // The organisation or the owner.
       organization_request_counts: '{uuid}',
       owner_request_counts: '{uuid}',
@@ -246,9 +256,10 @@ describe('statements prepared under a name', () => {
       // approval matrix, then the budget locked, each with the amount it must cover.
       submission_terms: '{numeric,uuid,text}',
       lock_budget: '{numeric,uuid,uuid}',
-      // The reviewers told (the roles in the text: 16, the finance officer): the organisation and
-      // the owner (an owner told of a decision is read with the request's notice).
-      users_with_roles_16: '{uuid,uuid}',
+      // The reviewers and their delegates told (the roles in the text: 16, the finance officer):
+      // the organisation and the owner, the organisation and the day (twice). An owner told of a
+      // decision is read with the request's notice.
+      reviewers_and_delegates_16: '{uuid,uuid,uuid,date,date}',
       // Answering a review.
       lock_request: '{uuid,uuid}',
       reviews_of: '{uuid}',

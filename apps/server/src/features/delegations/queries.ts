@@ -274,7 +274,7 @@ export async function listDelegationPage(
 }
 
 /** The conditions of a delegation that lets its delegate act on `today`. */
-function activeOn(today: string | Placeholder): SQL {
+export function activeOn(today: string | Placeholder): SQL {
   return and(
     isNull(delegations.ended_at),
     lte(delegations.starts_on, today),
@@ -344,50 +344,3 @@ export type ActingDelegate = {
   delegator_name: string;
   delegator_role: string;
 };
-
-/**
- * The delegates who act on `today` for the active delegators of an organisation holding one of
- * `roles` (their e-mails: issue 15), earliest delegation first. Deactivated delegates are left out.
- */
-export async function findActingDelegates(
-  db: Executor,
-  options: { organizationId: string; roles: string[]; today: string },
-): Promise<ActingDelegate[]> {
-  if (options.roles.length === 0) return [];
-  return actingDelegatesQuery(db).execute(options);
-}
-
-/**
- * The statement of findActingDelegates, prepared under a name once per pool (issue 13): every
- * write that notifies reads it, and PostgreSQL planned it afresh on each call. The roles go as one
- * array, so its text is the same for any number of them (decision 0026).
- */
-const actingDelegatesQuery = preparedOnce((db: Executor) =>
-  db
-    .select({
-      id: delegate.id,
-      email: delegate.email,
-      fullname: delegate.fullname,
-      role: sql<Role>`${delegate.role}`,
-      is_locked: delegate.is_locked,
-      settings: delegate.settings,
-      organization_id: delegate.organization_id,
-      delegator_id: delegator.id,
-      delegator_name: delegator.fullname,
-      delegator_role: delegator.role,
-    })
-    .from(delegations)
-    .innerJoin(delegator, eq(delegator.id, delegations.delegator_id))
-    .innerJoin(delegate, eq(delegate.id, delegations.delegate_id))
-    .where(
-      and(
-        eq(delegations.organization_id, sql.placeholder('organizationId')),
-        activeOn(sql.placeholder('today')),
-        sql`${delegator.role} = ANY(${sql.placeholder('roles')}::text[])`,
-        isNull(delegator.deleted_at),
-        isNull(delegate.deleted_at),
-      ),
-    )
-    .orderBy(asc(delegations.starts_on), asc(delegations.created_at), asc(delegations.id))
-    .prepare('acting_delegates'),
-);

@@ -1,11 +1,13 @@
 import { roles, type Role } from '@imprest/domain/enums.ts';
-import { and, asc, eq, inArray, isNull, ne, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, sql, type SQLWrapper } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { inConstants } from '../../db/constants.ts';
 import { preparedOnce } from '../../db/prepared.ts';
+import { activeOn, type ActingDelegate } from '../delegations/queries.ts';
 import {
   budgets,
+  delegations,
   organizations,
   requests,
   retirementReviews,
@@ -33,33 +35,64 @@ const recipientColumns = {
   organization_id: users.organization_id,
 };
 
-/** Active users of an organisation holding one of `roles`, except `exceptUserId` (the owner). */
-export async function findUsersWithRoles(
-  db: Executor,
-  options: { organizationId: string; roles: string[]; exceptUserId: string },
-): Promise<Recipient[]> {
-  const known = roles.filter((role) => options.roles.includes(role));
-  if (known.length === 0) return [];
-  return usersWithRolesQuery(known)(db).execute(options);
-}
+/** Who hears of a step: the holders of its roles and the delegates acting for holders today. */
+export type ReviewersToTell = { holders: Recipient[]; delegates: ActingDelegate[] };
 
 /**
- * The statement of findUsersWithRoles, prepared under a name once per pool for each set of roles
- * asked for (issue 13): every write that notifies reads it. The roles are written into its text,
- * the set's bits in its name (`users_with_roles_48`: the finance officer and the executive
- * secretary), as the statuses are (db/constants.ts). Sent as one array parameter, they left
- * PostgreSQL planning the statement on every call, rightly: a plan made without the roles cannot
- * tell an officer's role (a few users) from staff (nearly all of them). With the roles known, the
- * plan made once is the custom plans' index look-up (users_organization_idx), and PostgreSQL
- * keeps it: 0.16 ms of planning a call saved (pg_stat_statements, bench/results.md). The sets are
- * the approval chains' steps and their cascades, a few per organisation.
+ * The active users of an organisation holding one of `roles`, except `exceptUserId` (the owner),
+ * by name; and, given `delegatesOn` (a request's steps: delegation covers no retirement step,
+ * docs/decisions/0019), the delegates who act on that day for the active delegators holding one
+ * of them, earliest delegation first, deactivated delegates left out (issue 15). One statement.
  */
-const usersWithRolesStatements = new Map<number, (db: Executor) => UsersWithRoles>();
-type UsersWithRoles = ReturnType<typeof buildUsersWithRoles>;
+export async function findReviewersToTell(
+  db: Executor,
+  options: { organizationId: string; roles: string[]; exceptUserId: string; delegatesOn?: string },
+): Promise<ReviewersToTell> {
+  const set = roles.filter((role) => options.roles.includes(role));
+  if (set.length === 0) return { holders: [], delegates: [] };
+  const withDelegates = options.delegatesOn !== undefined;
+  const rows = await reviewersQuery(
+    set,
+    withDelegates,
+  )(db).execute({
+    organizationId: options.organizationId,
+    exceptUserId: options.exceptUserId,
+    today: options.delegatesOn,
+  });
+  const found: ReviewersToTell = { holders: [], delegates: [] };
+  for (const { is_locked, delegator_id, delegator_name, delegator_role, ...person } of rows) {
+    if (delegator_id === null) found.holders.push(person);
+    else {
+      found.delegates.push({
+        ...person,
+        role: person.role as Role,
+        is_locked,
+        delegator_id,
+        delegator_name: delegator_name ?? '',
+        delegator_role: delegator_role ?? '',
+      });
+    }
+  }
+  return found;
+}
 
-function buildUsersWithRoles(db: Executor, set: readonly Role[], name: string) {
+const delegator = alias(users, 'delegator');
+const delegate = alias(users, 'delegate');
+
+/** The holders' half of the reviewers' statement; `delegator_*` empty, sorted by name. */
+function holdersOf(db: Executor, set: readonly Role[]) {
   return db
-    .select(recipientColumns)
+    .select({
+      ...recipientColumns,
+      is_locked: users.is_locked,
+      delegator_id: sql<string | null>`NULL::uuid`.as('delegator_id'),
+      delegator_name: sql<string | null>`NULL::text`.as('delegator_name'),
+      delegator_role: sql<string | null>`NULL::text`.as('delegator_role'),
+      holder_name: sql<string | null>`${users.fullname}`.as('holder_name'),
+      starts_on: sql<string | null>`NULL::date`.as('starts_on'),
+      delegated_at: sql<Date | null>`NULL::timestamptz`.as('delegated_at'),
+      delegation_id: sql<string | null>`NULL::uuid`.as('delegation_id'),
+    })
     .from(users)
     .where(
       and(
@@ -68,19 +101,83 @@ function buildUsersWithRoles(db: Executor, set: readonly Role[], name: string) {
         ne(users.id, sql.placeholder('exceptUserId')),
         isNull(users.deleted_at),
       ),
+    );
+}
+
+/** The delegates' half: a delegate's row with the delegator's, in the holders' columns. */
+function delegatesOf(db: Executor, set: readonly Role[]) {
+  return db
+    .select({
+      id: delegate.id,
+      email: delegate.email,
+      fullname: delegate.fullname,
+      role: delegate.role,
+      settings: delegate.settings,
+      organization_id: delegate.organization_id,
+      is_locked: delegate.is_locked,
+      delegator_id: sql<string | null>`${delegator.id}`.as('delegator_id'),
+      delegator_name: sql<string | null>`${delegator.fullname}`.as('delegator_name'),
+      delegator_role: sql<string | null>`${delegator.role}`.as('delegator_role'),
+      holder_name: sql<string | null>`NULL::text`.as('holder_name'),
+      starts_on: sql<string | null>`${delegations.starts_on}`.as('starts_on'),
+      delegated_at: sql<Date | null>`${delegations.created_at}`.as('delegated_at'),
+      delegation_id: sql<string | null>`${delegations.id}`.as('delegation_id'),
+    })
+    .from(delegations)
+    .innerJoin(delegator, eq(delegator.id, delegations.delegator_id))
+    .innerJoin(delegate, eq(delegate.id, delegations.delegate_id))
+    .where(
+      and(
+        eq(delegations.organization_id, sql.placeholder('organizationId')),
+        activeOn(sql.placeholder('today')),
+        inConstants(delegator.role, set),
+        isNull(delegator.deleted_at),
+        isNull(delegate.deleted_at),
+      ),
+    );
+}
+
+/**
+ * The statement of findReviewersToTell, prepared under a name once per pool for each set of roles
+ * asked for, with the delegates or without (issue 13): every write that tells reviewers reads it.
+ * The roles are written into its text, the set's bits in its name (`reviewers_48`: the finance
+ * officer and the executive secretary; `reviewers_and_delegates_48`), as the statuses are
+ * (db/constants.ts). Sent as one array parameter, they left PostgreSQL planning the holders'
+ * look-up on every call, rightly: a plan made without the roles cannot tell an officer's role (a
+ * few users) from staff (nearly all of them). With the roles known, the plan made once is the
+ * custom plans' index look-up (users_organization_idx), and PostgreSQL keeps it (0.13-0.16 ms of
+ * planning a call saved, pg_stat_statements, bench/results.md). The delegates came in a statement
+ * of their own, one round trip more for every submission and every answer that leaves a step to
+ * go. The sets are the approval chains' steps and their cascades, a few per organisation.
+ */
+const reviewersStatements = new Map<string, (db: Executor) => ReviewersStatement>();
+type ReviewersStatement = ReturnType<typeof buildReviewers>;
+
+function buildReviewers(db: Executor, set: readonly Role[], withDelegates: boolean, name: string) {
+  const holders = holdersOf(db, set);
+  const people = withDelegates ? holders.unionAll(delegatesOf(db, set)) : holders;
+  // Holders first by name, then delegates by their delegations' start (the names' output columns).
+  return people
+    .orderBy(
+      sql`"delegator_id" NULLS FIRST`,
+      sql`"holder_name"`,
+      sql`"starts_on"`,
+      sql`"delegated_at"`,
+      sql`"delegation_id"`,
     )
-    .orderBy(asc(users.fullname))
     .prepare(name);
 }
 
-function usersWithRolesQuery(set: readonly Role[]): (db: Executor) => UsersWithRoles {
+function reviewersQuery(
+  set: readonly Role[],
+  withDelegates: boolean,
+): (db: Executor) => ReviewersStatement {
   const bits = set.reduce((sum, role) => sum | (1 << roles.indexOf(role)), 0);
-  let statement = usersWithRolesStatements.get(bits);
+  const name = `${withDelegates ? 'reviewers_and_delegates' : 'reviewers'}_${bits}`;
+  let statement = reviewersStatements.get(name);
   if (!statement) {
-    statement = preparedOnce((db: Executor) =>
-      buildUsersWithRoles(db, set, `users_with_roles_${bits}`),
-    );
-    usersWithRolesStatements.set(bits, statement);
+    statement = preparedOnce((db: Executor) => buildReviewers(db, set, withDelegates, name));
+    reviewersStatements.set(name, statement);
   }
   return statement;
 }

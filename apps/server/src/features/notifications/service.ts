@@ -16,7 +16,7 @@ import { addDays } from '@imprest/domain/retirements.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { queueEmails, type Email } from '../../lib/mailer.ts';
-import { findActingDelegates, type ActingDelegate } from '../delegations/queries.ts';
+import type { ActingDelegate } from '../delegations/queries.ts';
 import {
   currentTransactionId,
   findLockReasons,
@@ -27,7 +27,7 @@ import {
   findRequestNotice,
   findRetirementNotice,
   findReviewersOf,
-  findUsersWithRoles,
+  findReviewersToTell,
   findWaitingSteps,
   type Recipient,
   type RequestNotice,
@@ -111,18 +111,17 @@ async function reviewerNotices(
   const roles = steps
     .map(({ step }) => notice.chain.find((link) => link.step === step)?.role)
     .filter((role): role is string => role !== undefined);
-  const people = await findUsersWithRoles(tx, {
+  // Delegation covers request steps only (docs/decisions/0019).
+  const found = await findReviewersToTell(tx, {
     organizationId: notice.organizationId,
     roles,
     exceptUserId: options.ownerId,
+    delegatesOn: subject === 'request' ? todayIn(context.config.orgTimezone) : undefined,
   });
-  // One person answers one step of a request or of a retirement's round; delegation covers
-  // request steps only (docs/decisions/0019).
+  const people = found.holders;
+  // One person answers one step of a request or of a retirement's round.
   const answered = new Set(notice.answeredBy);
-  const delegates =
-    subject === 'request'
-      ? await delegatesToTell(context, tx, { notice, roles, ownerId: options.ownerId, answered })
-      : [];
+  const delegates = delegatesToTell(found.delegates, { ownerId: options.ownerId, answered });
   return steps.flatMap(({ step, kind }) => {
     const role = notice.chain.find((link) => link.step === step)?.role;
     const holders = people.filter((person) => person.role === role && !answered.has(person.id));
@@ -170,27 +169,19 @@ async function reviewerNotices(
 }
 
 /**
- * The delegates who act today for a delegator holding one of `roles` (issue 15), as the review
- * rules let them: unlocked reviewers, neither they nor that delegator owning the request, and not
- * someone who already answered a step of it (one person, one step).
+ * Of the delegates acting today for a delegator holding one of the step's roles (issue 15), those
+ * the review rules let answer: unlocked reviewers, neither they nor that delegator owning the
+ * request, and not someone who already answered a step of it (one person, one step).
  */
-async function delegatesToTell(
-  context: AppContext,
-  tx: Executor,
+function delegatesToTell(
+  delegates: ActingDelegate[],
   options: {
-    notice: RequestNotice | RetirementNotice;
-    roles: string[];
     ownerId: string;
     /** Who answered a step of the request so far (requests.answered_by). */
     answered: ReadonlySet<string>;
   },
-): Promise<ActingDelegate[]> {
-  const { notice, ownerId, answered } = options;
-  const delegates = await findActingDelegates(tx, {
-    organizationId: notice.organizationId,
-    roles: options.roles,
-    today: todayIn(context.config.orgTimezone),
-  });
+): ActingDelegate[] {
+  const { ownerId, answered } = options;
   return delegates.filter(
     (delegate) =>
       canActAsDelegate(delegate) &&
