@@ -60,7 +60,9 @@ export async function findReviewersToTell(
     today: options.delegatesOn,
   });
   const found: ReviewersToTell = { holders: [], delegates: [] };
-  for (const { is_locked, delegator_id, delegator_name, delegator_role, ...person } of rows) {
+  for (const row of rows) {
+    const { is_locked, delegator_id, delegator_name, delegator_role } = row;
+    const person = recipientOf(row);
     if (delegator_id === null) found.holders.push(person);
     else {
       found.delegates.push({
@@ -74,6 +76,12 @@ export async function findReviewersToTell(
     }
   }
   return found;
+}
+
+/** A row's recipient columns alone. */
+function recipientOf(row: Recipient): Recipient {
+  const { id, email, fullname, role, settings, organization_id } = row;
+  return { id, email, fullname, role, settings, organization_id };
 }
 
 const delegator = alias(users, 'delegator');
@@ -156,15 +164,11 @@ type ReviewersStatement = ReturnType<typeof buildReviewers>;
 function buildReviewers(db: Executor, set: readonly Role[], withDelegates: boolean, name: string) {
   const holders = holdersOf(db, set);
   const people = withDelegates ? holders.unionAll(delegatesOf(db, set)) : holders;
-  // Holders first by name, then delegates by their delegations' start (the names' output columns).
+  // Holders first by name, then delegates (no holder_name: nulls sort last) by their delegation's
+  // start, earliest first, as the e-mails name the first delegator a delegate acts for. A union is
+  // ordered by its output columns' names.
   return people
-    .orderBy(
-      sql`"delegator_id" NULLS FIRST`,
-      sql`"holder_name"`,
-      sql`"starts_on"`,
-      sql`"delegated_at"`,
-      sql`"delegation_id"`,
-    )
+    .orderBy(sql`"holder_name"`, sql`"starts_on"`, sql`"delegated_at"`, sql`"delegation_id"`)
     .prepare(name);
 }
 

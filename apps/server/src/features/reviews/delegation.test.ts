@@ -524,3 +524,48 @@ describe('a delegate with steps of their own waiting (a secretary → the second
     expect(await pending(org.finance2, '?per_page=100')).toEqual(before);
   });
 });
+
+describe('a delegate acting for two delegators of the step’s role', () => {
+  it('hears once, on behalf of the delegator whose delegation came first', async () => {
+    const two = await buildStaffedOrganization(t.db, {
+      name: 'Two Directors',
+      budgetCode: '6107',
+      budgetAmount: 100_000_000_000,
+    });
+    const deputy = await buildUser(t.db, {
+      organizationId: two.organizationId,
+      role: 'director',
+      fullname: 'Deputy Director',
+    });
+    // The delegator with the greater id delegates first, so neither order of the ids gives the
+    // answer by chance: the first delegation names its delegator.
+    const [first, second] = [two.director, deputy].sort((a, b) => (a.id < b.id ? 1 : -1));
+    if (!first || !second) throw new Error('no directors');
+    for (const delegator of [first, second]) {
+      await delegate(delegator, {
+        delegate_id: two.custodian.id,
+        starts_on: day(0),
+        ends_on: day(2),
+      });
+    }
+    const request = await submitted(
+      t.app,
+      two.staff,
+      requestBody('6107', { amount_requested: 200_000_000 }),
+    );
+    expect((await answer(two.finance, request, 1)).statusCode).toBe(200);
+    expect((await answer(two.secretary, request, 2)).statusCode).toBe(200);
+    const toCustodian = await t.db
+      .select({ body: emailOutbox.body })
+      .from(emailOutbox)
+      .where(
+        and(
+          eq(emailOutbox.kind, 'review_requested'),
+          eq(emailOutbox.to_address, two.custodian.email),
+          like(emailOutbox.body, `%${request.id}%`),
+        ),
+      );
+    expect(toCustodian).toHaveLength(1);
+    expect(toCustodian[0]?.body).toContain(`on behalf of ${first.fullname}`);
+  });
+});
