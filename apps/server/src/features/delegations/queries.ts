@@ -160,8 +160,9 @@ export type DelegationRecord = DelegationRow & {
   ender: Named | null;
 };
 
-const delegator = alias(users, 'delegator');
-const delegate = alias(users, 'delegate');
+/** The two people of a delegation, as the users table under their own names. */
+export const delegator = alias(users, 'delegator');
+export const delegate = alias(users, 'delegate');
 const creator = alias(users, 'creator');
 const ender = alias(users, 'ender');
 

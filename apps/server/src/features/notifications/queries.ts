@@ -4,7 +4,7 @@ import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { inConstants } from '../../db/constants.ts';
 import { preparedOnce } from '../../db/prepared.ts';
-import { activeOn, type ActingDelegate } from '../delegations/queries.ts';
+import { activeOn, delegate, delegator, type ActingDelegate } from '../delegations/queries.ts';
 import {
   budgets,
   delegations,
@@ -26,14 +26,17 @@ export type Recipient = {
   organization_id: string;
 };
 
-const recipientColumns = {
-  id: users.id,
-  email: users.email,
-  fullname: users.fullname,
-  role: users.role,
-  settings: users.settings,
-  organization_id: users.organization_id,
-};
+type RecipientKey = 'id' | 'email' | 'fullname' | 'role' | 'settings' | 'organization_id';
+
+/** A recipient's columns of `users` or of an alias of it (a delegate, a notice's owner). */
+function recipientColumnsOf<T extends Record<RecipientKey, unknown>>(
+  table: T,
+): Pick<T, RecipientKey> {
+  const { id, email, fullname, role, settings, organization_id } = table;
+  return { id, email, fullname, role, settings, organization_id };
+}
+
+const recipientColumns = recipientColumnsOf(users);
 
 /** Who hears of a step: the holders of its roles and the delegates acting for holders today. */
 export type ReviewersToTell = { holders: Recipient[]; delegates: ActingDelegate[] };
@@ -62,7 +65,7 @@ export async function findReviewersToTell(
   const found: ReviewersToTell = { holders: [], delegates: [] };
   for (const row of rows) {
     const { is_locked, delegator_id, delegator_name, delegator_role } = row;
-    const person = recipientOf(row);
+    const person = recipientColumnsOf(row);
     if (delegator_id === null) found.holders.push(person);
     else {
       found.delegates.push({
@@ -77,15 +80,6 @@ export async function findReviewersToTell(
   }
   return found;
 }
-
-/** A row's recipient columns alone. */
-function recipientOf(row: Recipient): Recipient {
-  const { id, email, fullname, role, settings, organization_id } = row;
-  return { id, email, fullname, role, settings, organization_id };
-}
-
-const delegator = alias(users, 'delegator');
-const delegate = alias(users, 'delegate');
 
 /** The holders' half of the reviewers' statement; `delegator_*` empty, sorted by name. */
 function holdersOf(db: Executor, set: readonly Role[]) {
@@ -116,12 +110,7 @@ function holdersOf(db: Executor, set: readonly Role[]) {
 function delegatesOf(db: Executor, set: readonly Role[]) {
   return db
     .select({
-      id: delegate.id,
-      email: delegate.email,
-      fullname: delegate.fullname,
-      role: delegate.role,
-      settings: delegate.settings,
-      organization_id: delegate.organization_id,
+      ...recipientColumnsOf(delegate),
       is_locked: delegate.is_locked,
       delegator_id: sql<string | null>`${delegator.id}`.as('delegator_id'),
       delegator_name: sql<string | null>`${delegator.fullname}`.as('delegator_name'),
@@ -247,14 +236,7 @@ function chainOf(
 
 /** The owner of a notice's item, when not deleted. */
 const noticeOwner = alias(users, 'notice_owner');
-const noticeOwnerColumns = {
-  id: noticeOwner.id,
-  email: noticeOwner.email,
-  fullname: noticeOwner.fullname,
-  role: noticeOwner.role,
-  settings: noticeOwner.settings,
-  organization_id: noticeOwner.organization_id,
-};
+const noticeOwnerColumns = recipientColumnsOf(noticeOwner);
 
 /** Joins a notice's owner: `ownerId` is the item's owner column. */
 function ownerJoin(ownerId: AnyPgColumn) {
