@@ -14,6 +14,7 @@ import {
   settle,
   shot,
   signIn,
+  withoutTransitions,
 } from './support.ts';
 
 const finance = 'finance@example.com';
@@ -426,6 +427,10 @@ test('an edit made on a budget someone else changed meanwhile is refused, shows 
   // The other officer's save is not heard here (its event is dropped), as when it lands between
   // this page's last refresh and its save: only the version check (decision 0036) stands between.
   await dropSocketEvent(page, 'budget_updated');
+  // Save's busy state ends with its call, not with a transition that may never run: antd's own
+  // loading icon stayed after the refusal, the button read "loading Save", and a second save could
+  // not be made (this test failed now and then on a loaded machine).
+  await withoutTransitions(page);
   const token = await apiToken(page.request, finance);
   const headers = { Authorization: `Bearer ${token}` };
   const terms = {

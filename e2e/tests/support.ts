@@ -644,3 +644,16 @@ export async function dropSocketEvent(page: Page, event: string): Promise<void> 
     }
   });
 }
+
+/**
+ * Turns CSS transitions off in every document `page` opens, as a reduced-motion stylesheet does
+ * and as a starved browser that skips frames may: no `transitionend` ever fires. What waits for one
+ * (antd's loading icon once did) must not hang on it.
+ */
+export async function withoutTransitions(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const style = document.createElement('style');
+    style.textContent = '*, *::before, *::after { transition: none !important; }';
+    document.addEventListener('DOMContentLoaded', () => document.head.append(style));
+  });
+}

@@ -1,3 +1,4 @@
+import { LoadingOutlined } from '@ant-design/icons';
 import { ConfigProvider, type ConfigProviderProps } from 'antd';
 import enGB from 'antd/locale/en_GB';
 import type { ReactNode } from 'react';
@@ -13,10 +14,18 @@ import { theme } from '../lib/theme.ts';
  */
 const form: ConfigProviderProps['form'] = { scrollToFirstError: { focus: true, block: 'center' } };
 
+/**
+ * A busy button shows this icon at once and drops it at once. antd's own slides in and out, and
+ * leaves the button only when its CSS transition reports its end: where none runs (a stylesheet
+ * that turns transitions off for reduced motion, a starved browser that skipped the frame), it
+ * stayed for good, and the button read "loading Save" though nothing was under way.
+ */
+const button: ConfigProviderProps['button'] = { loadingIcon: <LoadingOutlined /> };
+
 /** antd's theme and en-GB locale (spec §9) around the pages that use antd. */
 export function AntdProvider({ children }: { children: ReactNode }) {
   return (
-    <ConfigProvider locale={enGB} theme={theme} form={form}>
+    <ConfigProvider locale={enGB} theme={theme} form={form} button={button}>
       {children}
     </ConfigProvider>
   );
