@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-const benchmarks = ['budgets.ts', 'requests.ts', 'users.ts', 'audit.ts'];
+const benchmarks = ['budgets.ts', 'requests.ts', 'users.ts', 'audit.ts', 'jobs.ts'];
 /** Each takes three to six minutes on two busy cores; far beyond that, something is stuck. */
 const timeLimitMs = 15 * 60_000;
 /** How long a stopped benchmark may take to remove its database before it is killed. */

@@ -3,7 +3,7 @@ import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
-import { jobSchema } from '../../lib/job-queue.ts';
+import { indexJobFetchOrder, jobSchema } from '../../lib/job-queue.ts';
 import {
   defaultStaleClaimSeconds,
   deliverQueuedEmail,
@@ -64,7 +64,8 @@ export const defaultEmailWork: EmailWork = {
 };
 
 /**
- * Creates every queue (idempotent) and sets the e-mail queue's retry policy. startJobRunner calls
+ * Creates every queue (idempotent), sets the e-mail queue's retry policy and indexes the jobs in
+ * the order they are fetched. startJobRunner calls
  * it; the test set-up calls it on the template database, so each test database has the queues that
  * `queueEmail` writes jobs to.
  */
@@ -78,6 +79,7 @@ export async function createQueues(boss: PgBoss, emailRetry: EmailRetry): Promis
   };
   for (const name of Object.values(queues)) await boss.createQueue(name);
   await boss.updateQueue(queues.sendEmail, { name: queues.sendEmail, ...emailOptions });
+  await indexJobFetchOrder(boss);
 }
 
 /**
