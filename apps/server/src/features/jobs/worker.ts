@@ -65,9 +65,9 @@ export const defaultEmailWork: EmailWork = {
 
 /**
  * Creates every queue (idempotent), sets the e-mail queue's retry policy and indexes the jobs in
- * the order they are fetched. startJobRunner calls
- * it; the test set-up calls it on the template database, so each test database has the queues that
- * `queueEmail` writes jobs to.
+ * the order they are fetched (docs/decisions/0048). startJobRunner calls it; the test set-up calls
+ * it on the template database, so each test database has the queues that `queueEmail` writes jobs
+ * to.
  */
 export async function createQueues(boss: PgBoss, emailRetry: EmailRetry): Promise<void> {
   const emailOptions = {
