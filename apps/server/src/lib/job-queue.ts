@@ -33,6 +33,9 @@ export const fetchOrderIndex = 'imprest_job_fetch_order';
  * queue's table has it, those created later included. pg-boss 12 has such an index of its own
  * (`job_i11`); it needs Node.js 22, and this is dropped with that upgrade.
  *
+ * PostgreSQL takes it once the queue's table has statistics (autovacuum's first analysis, a
+ * minute into a queue's jobs); before, it guesses a row or two and sorts them, as without it.
+ *
  * Looked up before it is made: `CREATE INDEX IF NOT EXISTS` locks the job tables first, so each
  * start would wait for, and hold up, every write that queues an e-mail.
  */
