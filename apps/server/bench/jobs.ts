@@ -11,7 +11,16 @@ import PgBoss from 'pg-boss';
 import { defaultEmailWork, queues } from '../src/features/jobs/worker.ts';
 import { fetchOrderIndex, jobSchema } from '../src/lib/job-queue.ts';
 import type { Database } from '../src/db/client.ts';
-import { explain, formatPlan, formatTiming, log, secondsSince, withDatabase } from './support.ts';
+import {
+  explain,
+  formatPlan,
+  formatTiming,
+  log,
+  secondsSince,
+  timingOf,
+  withDatabase,
+  type Timing,
+} from './support.ts';
 
 const backlog = 20_000;
 const insertBatch = 1_000;
@@ -19,8 +28,6 @@ const calls = 200;
 const warmUpCalls = 20;
 /** A worker's fetch should not grow with the backlog: a batch from 20,000 in well under this. */
 const targetMs = 5;
-
-type Timing = Parameters<typeof formatTiming>[0];
 
 /** Times `calls` fetches of one worker's batch, each put back afterwards (untimed). */
 async function timeFetches(boss: PgBoss, db: Database): Promise<Timing> {
@@ -36,9 +43,7 @@ async function timeFetches(boss: PgBoss, db: Database): Promise<Timing> {
       [jobs.map((job) => job.id)],
     );
   }
-  durations.sort((a, b) => a - b);
-  const at = (fraction: number) => durations[Math.ceil(fraction * durations.length) - 1] ?? 0;
-  return { median: at(0.5), p95: at(0.95), max: durations.at(-1) ?? 0, count: durations.length };
+  return timingOf(durations);
 }
 
 /** pg-boss 10's fetch, its SELECT alone, for the plan. */

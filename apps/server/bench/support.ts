@@ -290,12 +290,17 @@ export async function time(
     durations.push(performance.now() - started);
     check(i, status);
   }
-  durations.sort((a, b) => a - b);
+  return timingOf(durations);
+}
+
+/** The median, p95 and max of durations in milliseconds. */
+export function timingOf(durations: number[]): Timing {
+  const sorted = [...durations].sort((a, b) => a - b);
   return {
-    median: percentile(durations, 0.5),
-    p95: percentile(durations, 0.95),
-    max: durations.at(-1) ?? 0,
-    count: durations.length,
+    median: percentile(sorted, 0.5),
+    p95: percentile(sorted, 0.95),
+    max: sorted.at(-1) ?? 0,
+    count: sorted.length,
   };
 }
 
