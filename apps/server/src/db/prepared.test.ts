@@ -142,8 +142,8 @@ describe('statements prepared under a name', () => {
       request_view: '{uuid,uuid}',
       // The session, the user and the organisation.
       actor_from_token: '{uuid,uuid,uuid}',
-      // The time zone where the statement names it (four times), the budget (three times).
-      budget_history: '{text,text,uuid,text,uuid,uuid,text}',
+      // The time zone where the statement names it (four times), the budget (four times).
+      budget_history: '{text,text,uuid,text,uuid,uuid,uuid,text}',
       // The request's or the retirement's id.
       request_notice: '{uuid}',
       retirement_notice: '{uuid}',

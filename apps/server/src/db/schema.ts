@@ -332,6 +332,8 @@ export const requests = pgTable(
       .on(table.organization_id, table.next_reviewer_role, table.created_at, table.id)
       .where(sql`${table.is_latest} AND ${table.next_reviewer_role} IS NOT NULL`),
     // amount_requested in the key lets a budget's committed sum be an index-only scan (bench/budgets.ts).
+    // Migration 0028 rebuilt it with INCLUDE (created_at, id), which drizzle cannot declare, so a
+    // budget's monthly history reads its requests off the index alone (issue 13).
     index('requests_budget_status_idx')
       .on(table.budget_id, table.current_status, table.amount_requested)
       .where(sql`${table.is_latest}`),
@@ -561,10 +563,11 @@ export const retirements = pgTable(
   },
   (table) => [
     uniqueIndex('retirements_request_key').on(table.request_id),
-    // Whether a request's retirement is approved (a budget's monthly history; migration 0021 made
-    // it for the owner's unretired total, which reads retirements_owner_approved_idx since 0027).
-    index('retirements_approved_request_idx')
-      .on(table.request_id)
+    // A budget's approved retirements, for its monthly history (budgets/queries.ts): migration 0028
+    // builds it with INCLUDE (request_id, amount_spent), which drizzle cannot declare, so the
+    // history reads them in one index-only scan and joins them to its requests by a hash.
+    index('retirements_budget_approved_idx')
+      .on(table.budget_id)
       .where(sql`${table.status} = 'approved'`),
     // The owner's approved retirements, for the owner's unretired total (requests/queries.ts):
     // migration 0027 builds it with INCLUDE (request_id), which drizzle cannot declare, so the

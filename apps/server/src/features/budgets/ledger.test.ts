@@ -11,6 +11,7 @@ import {
 import { requestBody, review, submit } from '../../../test/factories/requests.ts';
 import { auth, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { committedAmount, recomputedCommittedAmount } from './ledger.ts';
+import { budgetHistory } from './queries.ts';
 
 /**
  * The ledger's property (issue: "a property test runs random sequences of these events and asserts
@@ -47,11 +48,14 @@ function count(event: string): void {
   happened.set(event, (happened.get(event) ?? 0) + 1);
 }
 
-/** What decisions §3 says the committed amount is, from the model of the API's answers. */
-function expectedCommitted(chains: readonly Chain[]): number {
+/**
+ * What decisions §3 says the committed amount is, from the model of the API's answers: or the
+ * spent amount, counting the approved requests alone (the budget history's `spent`).
+ */
+function expectedCommitted(chains: readonly Chain[], statuses: ReadonlySet<string> = live): number {
   let total = 0;
   for (const chain of chains) {
-    if (!live.has(chain.status)) continue;
+    if (!statuses.has(chain.status)) continue;
     const retirement = chain.retirement;
     total +=
       retirement?.status === 'approved' && retirement.spent !== null
@@ -60,6 +64,8 @@ function expectedCommitted(chains: readonly Chain[]): number {
   }
   return Math.round(total * 100) / 100;
 }
+
+const approvedOnly = new Set(['approved']);
 
 type Command =
   | { kind: 'submit'; owner: 0 | 1; amount: number }
@@ -320,6 +326,15 @@ describe('the budget ledger', () => {
           const kept = await committedAmount(t.db, budget.id);
           expect(kept).toBe(await recomputedCommittedAmount(t.db, budget.id));
           expect(kept).toBe(expectedCommitted(chains));
+          // The budget's monthly history ends on the same figures: its requests and their
+          // approved retirements' spending, read by budget (migration 0028).
+          const history = await budgetHistory(t.db, {
+            budgetId: budget.id,
+            timezone: t.context.config.orgTimezone,
+          });
+          const lastMonth = history.at(-1);
+          expect(Number(lastMonth?.committed)).toBe(kept);
+          expect(Number(lastMonth?.spent)).toBe(expectedCommitted(chains, approvedOnly));
           // Never over-committed: submissions are checked under the budget row lock.
           expect(kept).toBeLessThanOrEqual(1_000_000);
         }

@@ -438,13 +438,18 @@ const budgetHistoryQuery = preparedOnce((db: Executor) => {
       -- A request dated before the budget's first month (an import, the demo's back-dated rows) or
       -- after this one (a clock ahead) counts in the nearest month shown, so the last month's
       -- committed amount is the budget's own, as the balance panel beside the chart shows it.
+      -- Both sides are index-only scans by budget, joined by a hash (requests_budget_status_idx and
+      -- retirements_budget_approved_idx, migration 0028).
       SELECT least(greatest(${requestMonth}, (SELECT min(start) FROM months)),
                    (SELECT max(start) FROM months)) AS start,
-             sum(coalesce(${retirements.amount_spent}, ${requests.amount_requested})) FILTER (WHERE ${inConstants(requests.current_status, committingStatuses)}) AS committed,
-             sum(coalesce(${retirements.amount_spent}, ${requests.amount_requested})) FILTER (WHERE ${requests.current_status} = 'approved') AS spent
+             sum(coalesce(retired.amount_spent, ${requests.amount_requested})) FILTER (WHERE ${inConstants(requests.current_status, committingStatuses)}) AS committed,
+             sum(coalesce(retired.amount_spent, ${requests.amount_requested})) FILTER (WHERE ${requests.current_status} = 'approved') AS spent
       FROM ${requests}
-      LEFT JOIN ${retirements}
-        ON ${retirements.request_id} = ${requests.id} AND ${retirements.status} = 'approved'
+      LEFT JOIN (
+        SELECT ${retirements.request_id} AS request_id, ${retirements.amount_spent} AS amount_spent
+        FROM ${retirements}
+        WHERE ${retirements.budget_id} = ${budgetId} AND ${retirements.status} = 'approved'
+      ) AS retired ON retired.request_id = ${requests.id}
       WHERE ${requests.budget_id} = ${budgetId} AND ${requests.is_latest}
       GROUP BY 1
     )
