@@ -6,6 +6,12 @@ import type { Executor } from './client.ts';
 
 const dialect = new PgDialect();
 
+/** A statement prepared under a name, run on its `client`: the connection of the handle given. */
+export type NamedStatement<Row> = {
+  client: object;
+  execute: (placeholders?: Record<string, unknown>) => Promise<Row[]>;
+};
+
 /**
  * SQL written by hand (or by a library: pg-boss) as a statement prepared under `name` on the
  * executor's connection, so PostgreSQL parses it once per connection and, once a plan made without
@@ -13,18 +19,33 @@ const dialect = new PgDialect();
  * builders do with `.prepare(name)`, for text they cannot build. One name, one text: the text must
  * be the same on every call (values as parameters or `sql.placeholder`s, constants in the text).
  * Drizzle's session prepares it, as `db.execute` does, with a name.
+ *
+ * Like Drizzle's prepared queries it runs on its `client`, so preparedOnce (db/prepared.ts) can
+ * bind a statement built on one handle to another's connection. Before, it ran on the connection
+ * of the handle it was built with, whatever handle it was called with: built first in a
+ * transaction or on a pipelined connection (db/pipelined.ts), every later call went there.
  */
 export function prepareNamed<Row extends QueryResultRow>(
   db: Executor,
   name: string,
   query: SQL | Query,
-): { execute: (placeholders?: Record<string, unknown>) => Promise<Row[]> } {
+): NamedStatement<Row> {
   const prepared = db._.session.prepareQuery<{
     execute: QueryResult<Row>;
     all: unknown;
     values: unknown;
   }>(is(query, SQL) ? dialect.sqlToQuery(query) : query, undefined, name, false);
-  return { execute: async (placeholders) => (await prepared.execute(placeholders)).rows };
+  const builtOn = (prepared as unknown as { client: object }).client;
+  return {
+    client: builtOn,
+    async execute(this: { client: object }, placeholders) {
+      const on =
+        this.client === builtOn
+          ? prepared
+          : (Object.create(prepared, { client: { value: this.client } }) as typeof prepared);
+      return (await on.execute(placeholders)).rows;
+    },
+  };
 }
 
 /** Runs SQL once as a statement prepared under `name` (see prepareNamed). */

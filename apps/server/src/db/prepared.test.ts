@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildStaffedOrganization,
@@ -34,6 +35,7 @@ import {
   listRetirementPage,
 } from '../features/retirements/queries.ts';
 import { connect, type Database } from './client.ts';
+import { budgets } from './schema.ts';
 
 // Issue 13: a statement prepared under a name is parsed once per connection, and PostgreSQL plans
 // it once too when a plan made without the parameters' values (a generic plan) looks no dearer than
@@ -222,6 +224,31 @@ describe('statements prepared under a name', () => {
         expect(await findRequestView(t.db, options)).toBeDefined();
       });
       expect(await lockedElsewhere()).toBe(false);
+    }
+  });
+
+  it('written by hand, built once in one transaction, run in another on its connection', async () => {
+    // A pool of its own, so the history's statement is built first here, in the outer transaction.
+    const two = connect(t.databaseUrl, { max: 2 });
+    const budgetId = org.budget.id;
+    const timezone = t.context.config.orgTimezone;
+    const rolledBack = new Error('rolled back');
+    try {
+      await two.transaction(async (outer) => {
+        const [before] = (await budgetHistory(outer, { budgetId, timezone })).slice(-1);
+        // A second transaction, on the pool's other connection, changes the amount and reads the
+        // history: it must see its own change, so run on its own connection, not the outer one.
+        const inner = two.transaction(async (tx) => {
+          await tx.update(budgets).set({ amount: '123.00' }).where(eq(budgets.id, budgetId));
+          const [last] = (await budgetHistory(tx, { budgetId, timezone })).slice(-1);
+          expect(last?.amount).toBe('123.00');
+          expect(last?.amount).not.toBe(before?.amount);
+          throw rolledBack;
+        });
+        await expect(inner).rejects.toBe(rolledBack);
+      });
+    } finally {
+      await two.$client.end();
     }
   });
 

@@ -18,6 +18,7 @@ import {
 } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
+import { pipelined } from '../../db/pipelined.ts';
 import { inConstants } from '../../db/constants.ts';
 import {
   firstPageKeptCountsColumn,
@@ -258,11 +259,12 @@ export async function listBudgets(
   const { department, departments } = options;
   // Without a search, one department is chosen: its kept count, or none if the caller cannot see it.
   const visible = department && isVisibleDepartment(departments, department);
-  const [rows, total] = await Promise.all([
-    budgetPage(db, where, { limit: options.perPage, offset }),
-    options.search
-      ? db.$count(budgets, where)
-      : countBudgetsIn(db, options.organizationId, visible ? [department] : []),
+  const [rows, total] = await pipelined(db, [
+    (on) => budgetPage(on, where, { limit: options.perPage, offset }),
+    (on) =>
+      options.search
+        ? on.$count(budgets, where)
+        : countBudgetsIn(on, options.organizationId, visible ? [department] : []),
   ]);
   return { rows, total };
 }

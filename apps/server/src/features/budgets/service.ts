@@ -33,6 +33,7 @@ import { amountWithCurrency, toAmount } from '@imprest/domain/money.ts';
 import { messages } from '@imprest/domain/messages.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
+import { pipelined } from '../../db/pipelined.ts';
 import type { budgets } from '../../db/schema.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { sqlState, sqlStateOf } from '../../lib/database-errors.ts';
@@ -162,17 +163,19 @@ export async function getBudget(
   const budget = await visibleBudget(context, { ...options, action: 'read' });
   const { db } = context;
   const presented = presentBudget(budget);
-  const [requestRows, changes, history, hasPriorRequests] = await Promise.all([
+  // One connection, the four statements sent at once (db/pipelined.ts).
+  const [requestRows, changes, history, hasPriorRequests] = await pipelined(db, [
     // A budget's list of requests holds only those the caller may read (decisions §8): staff
     // see their own; admins every request of the organisation (spec §6).
-    budgetRequests(db, {
-      budgetId: budget.id,
-      limit: budgetDetailRequestLimit,
-      ownerId: canListAllRequests(options.actor) ? undefined : options.actor.id,
-    }),
-    budgetChangelog(db, budget.id),
-    budgetHistory(db, { budgetId: budget.id, timezone: context.config.orgTimezone }),
-    hasHadRequests(db, budget.id, presented.requests.total),
+    (on) =>
+      budgetRequests(on, {
+        budgetId: budget.id,
+        limit: budgetDetailRequestLimit,
+        ownerId: canListAllRequests(options.actor) ? undefined : options.actor.id,
+      }),
+    (on) => budgetChangelog(on, budget.id),
+    (on) => budgetHistory(on, { budgetId: budget.id, timezone: context.config.orgTimezone }),
+    (on) => hasHadRequests(on, budget.id, presented.requests.total),
   ]);
   return {
     data: {

@@ -20,6 +20,7 @@ import {
 } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
+import { pipelined } from '../../db/pipelined.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import { delegations, users } from '../../db/schema.ts';
 
@@ -260,16 +261,18 @@ export async function listDelegationPage(
       : undefined,
     statusCondition(options.status, options.today),
   );
-  const [rows, [count]] = await Promise.all([
-    selectRecords(db)
-      .where(where)
-      .orderBy(desc(delegations.starts_on), desc(delegations.created_at), desc(delegations.id))
-      .limit(options.perPage)
-      .offset((options.page - 1) * options.perPage),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(delegations)
-      .where(where),
+  const [rows, [count]] = await pipelined(db, [
+    (on) =>
+      selectRecords(on)
+        .where(where)
+        .orderBy(desc(delegations.starts_on), desc(delegations.created_at), desc(delegations.id))
+        .limit(options.perPage)
+        .offset((options.page - 1) * options.perPage),
+    (on) =>
+      on
+        .select({ total: sql<number>`count(*)::int` })
+        .from(delegations)
+        .where(where),
   ]);
   return { rows: rows.map(toRecord), total: count?.total ?? 0 };
 }

@@ -26,6 +26,7 @@ import {
 } from 'drizzle-orm';
 import { alias, type AnyPgColumn, type PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
+import { pipelined } from '../../db/pipelined.ts';
 import { equalsConstant, inConstants } from '../../db/constants.ts';
 import { containsPattern } from '../../db/like.ts';
 import { anyPageWindow, isFirstPage, preparedPages, type PageWindow } from '../../db/first-page.ts';
@@ -620,15 +621,17 @@ export async function listPendingForRole(
     ),
   );
   const where = pendingWhere(options.organizationId, waitingFor, callerId);
-  const [rows, [count]] = await Promise.all([
-    pendingPage(db, where, {
-      limit: options.perPage,
-      offset: (options.page - 1) * options.perPage,
-    }),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(requests)
-      .where(where),
+  const [rows, [count]] = await pipelined(db, [
+    (on) =>
+      pendingPage(on, where, {
+        limit: options.perPage,
+        offset: (options.page - 1) * options.perPage,
+      }),
+    (on) =>
+      on
+        .select({ total: sql<number>`count(*)::int` })
+        .from(requests)
+        .where(where),
   ]);
   return { rows, total: count?.total ?? 0 };
 }

@@ -24,6 +24,7 @@ import {
 } from '@imprest/domain/requests.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor, Transaction } from '../../db/client.ts';
+import { pipelined } from '../../db/pipelined.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { recordAudit } from '../audit/record.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -395,9 +396,9 @@ export async function summarizeRequests(
     throw new AppError('forbidden', 'You can only see your own request counts.');
   await userOfOrganization(context, actor, userId);
   const owner = { organizationId: actor.organization_id, ownerId: userId };
-  const [counts, outstanding] = await Promise.all([
-    countOwnerRequests(context.db, userId),
-    listOwnerOutstandingWithTotal(context.db, { ...owner, limit: outstandingRetirementsShown }),
+  const [counts, outstanding] = await pipelined(context.db, [
+    (on) => countOwnerRequests(on, userId),
+    (on) => listOwnerOutstandingWithTotal(on, { ...owner, limit: outstandingRetirementsShown }),
   ]);
   return {
     pending: counts.pending,

@@ -20,6 +20,7 @@ import {
 } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
+import { pipelined } from '../../db/pipelined.ts';
 import { equalsConstant, inConstants } from '../../db/constants.ts';
 import {
   firstPageKeptCountsColumn,
@@ -600,13 +601,14 @@ export async function listRetirementPage(
   if (filter.search) {
     const search = await searchCondition(db, filter.organizationId, filter.search);
     const where = and(...filterConditions(filter, search));
-    const [rows, total] = await Promise.all([
-      selectRecords(db)
-        .where(where)
-        .orderBy(...newestFirst)
-        .limit(filter.perPage)
-        .offset((filter.page - 1) * filter.perPage),
-      countSearchMatches(db, where),
+    const [rows, total] = await pipelined(db, [
+      (on) =>
+        selectRecords(on)
+          .where(where)
+          .orderBy(...newestFirst)
+          .limit(filter.perPage)
+          .offset((filter.page - 1) * filter.perPage),
+      (on) => countSearchMatches(on, where),
     ]);
     return { rows, total };
   }
@@ -697,9 +699,9 @@ export async function listPendingReviewPage(
     limit: options.perPage,
     offset: (options.page - 1) * options.perPage,
   };
-  const [rows, [count]] = await Promise.all([
-    pendingReviewPageQuery(db).execute(values),
-    pendingReviewCountQuery(db).execute(values),
+  const [rows, [count]] = await pipelined(db, [
+    (on) => pendingReviewPageQuery(on).execute(values),
+    (on) => pendingReviewCountQuery(on).execute(values),
   ]);
   return { rows, total: count?.total ?? 0 };
 }

@@ -7,6 +7,7 @@ import {
 } from '@imprest/domain/exchange-rates.ts';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { pipelined } from '../../db/pipelined.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import { exchangeRateChanges, exchangeRates } from '../../db/schema.ts';
 
@@ -64,18 +65,20 @@ export async function listExchangeRateChanges(
   options: { organizationId: string; page: number; perPage: number },
 ): Promise<{ rows: ExchangeRateChangeRow[]; total: number }> {
   const where = eq(exchangeRateChanges.organization_id, options.organizationId);
-  const [rows, [count]] = await Promise.all([
-    db
-      .select()
-      .from(exchangeRateChanges)
-      .where(where)
-      .orderBy(desc(exchangeRateChanges.created_at), desc(exchangeRateChanges.id))
-      .limit(options.perPage)
-      .offset((options.page - 1) * options.perPage),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(exchangeRateChanges)
-      .where(where),
+  const [rows, [count]] = await pipelined(db, [
+    (on) =>
+      on
+        .select()
+        .from(exchangeRateChanges)
+        .where(where)
+        .orderBy(desc(exchangeRateChanges.created_at), desc(exchangeRateChanges.id))
+        .limit(options.perPage)
+        .offset((options.page - 1) * options.perPage),
+    (on) =>
+      on
+        .select({ total: sql<number>`count(*)::int` })
+        .from(exchangeRateChanges)
+        .where(where),
   ]);
   return { rows, total: count?.total ?? 0 };
 }

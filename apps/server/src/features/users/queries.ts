@@ -1,5 +1,6 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { pipelined } from '../../db/pipelined.ts';
 import { organizations, users } from '../../db/schema.ts';
 import { containsPattern } from '../../db/like.ts';
 
@@ -107,19 +108,21 @@ export async function listUsers(
   filter: UserListFilter & { page: number; perPage: number },
 ): Promise<{ rows: UserWithOrganization[]; total: number }> {
   const where = listConditions(filter);
-  const [rows, [count]] = await Promise.all([
-    db
-      .select(columns)
-      .from(users)
-      .innerJoin(organizations, eq(organizations.id, users.organization_id))
-      .where(where)
-      .orderBy(asc(sql`lower(${users.fullname})`), asc(users.id))
-      .limit(filter.perPage)
-      .offset((filter.page - 1) * filter.perPage),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(users)
-      .where(where),
+  const [rows, [count]] = await pipelined(db, [
+    (on) =>
+      on
+        .select(columns)
+        .from(users)
+        .innerJoin(organizations, eq(organizations.id, users.organization_id))
+        .where(where)
+        .orderBy(asc(sql`lower(${users.fullname})`), asc(users.id))
+        .limit(filter.perPage)
+        .offset((filter.page - 1) * filter.perPage),
+    (on) =>
+      on
+        .select({ total: sql<number>`count(*)::int` })
+        .from(users)
+        .where(where),
   ]);
   return { rows, total: count?.total ?? 0 };
 }

@@ -1,0 +1,111 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildStaffedOrganization,
+  type StaffedOrganization,
+} from '../../test/factories/organizations.ts';
+import { createTestApp, type TestApp } from '../../test/helpers.ts';
+import { budgetChangelog, budgetHistory, budgetRequests } from '../features/budgets/queries.ts';
+import { connect, type Database, type Executor } from './client.ts';
+import { pipelined } from './pipelined.ts';
+
+// Issue 13: a call's independent reads go together on one connection (db/pipelined.ts).
+
+let t: TestApp;
+let org: StaffedOrganization;
+let pool: Database;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  org = await buildStaffedOrganization(t.db);
+  pool = connect(t.databaseUrl, { max: 2 });
+});
+
+afterAll(async () => {
+  await pool.$client.end();
+});
+
+/** The server process answering, and whether the connection was in pipeline mode meanwhile. */
+async function whoAnswers(on: Executor): Promise<{ pid: number; pipelined: boolean }> {
+  const client = (on._.session as unknown as { client: { pipeline: boolean } }).client;
+  const pipelinedNow = client.pipeline;
+  const result = await on.execute<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid`);
+  return { pid: Number(result.rows[0]?.pid), pipelined: pipelinedNow };
+}
+
+describe('pipelined reads', () => {
+  it('runs every read on one connection in pipeline mode and answers each in its place', async () => {
+    const [first, changes, second, third] = await pipelined(pool, [
+      whoAnswers,
+      (on) => budgetChangelog(on, org.budget.id),
+      whoAnswers,
+      (on) => on.execute<{ n: number }>(sql`SELECT 3 AS n`).then((r) => r.rows[0]?.n),
+    ]);
+    expect(first.pipelined).toBe(true);
+    expect(second).toEqual(first);
+    expect(changes.every((change) => change.budget_id === org.budget.id)).toBe(true);
+    expect(third).toBe(3);
+    // Given back out of pipeline mode: a later caller gets a connection as the pool gave it.
+    for (let i = 0; i < 2; i += 1) {
+      const client = await pool.$client.connect();
+      expect((client as unknown as { pipeline: boolean }).pipeline).toBe(false);
+      client.release();
+    }
+  });
+
+  it('fails with the first error only once every read has ended, and the connection goes on working', async () => {
+    let lateRead = false;
+    const attempt = pipelined(pool, [
+      (on) => on.execute(sql`SELECT 1 / 0`),
+      (on) =>
+        on.execute(sql`SELECT pg_sleep(0.2)`).then(() => {
+          lateRead = true;
+        }),
+    ]);
+    // Drizzle's error, with PostgreSQL's as its cause: division_by_zero.
+    await expect(attempt).rejects.toMatchObject({ cause: { code: '22012' } });
+    expect(lateRead).toBe(true);
+    // Both of the pool's connections still answer, one read after another and pipelined.
+    const pids = await Promise.all([whoAnswers(pool), whoAnswers(pool)]);
+    expect(pids.every((answer) => answer.pid > 0 && !answer.pipelined)).toBe(true);
+    const [again] = await pipelined(pool, [whoAnswers]);
+    expect(again.pipelined).toBe(true);
+  });
+
+  it('runs statements first built on a pipelined connection on the connection of each later call', async () => {
+    // A pool of its own: its statements are built afresh, the first time inside pipelined(), on
+    // the connection it took. Each later call must run them on its own connection (db/named.ts).
+    const fresh = connect(t.databaseUrl, { max: 4 });
+    try {
+      const budgetId = org.budget.id;
+      const timezone = t.context.config.orgTimezone;
+      const detail = () =>
+        pipelined(fresh, [
+          (on) => budgetRequests(on, { budgetId, limit: 50 }),
+          (on) => budgetChangelog(on, budgetId),
+          (on) => budgetHistory(on, { budgetId, timezone }),
+        ]);
+      const first = await detail();
+      const rounds = await Promise.all(Array.from({ length: 40 }, detail));
+      for (const round of rounds) expect(round).toEqual(first);
+      expect(await budgetHistory(fresh, { budgetId, timezone })).toEqual(first[2]);
+    } finally {
+      await fresh.$client.end();
+    }
+  });
+
+  it("runs in a transaction on the transaction's connection and sees its uncommitted rows", async () => {
+    await pool.transaction(async (tx) => {
+      const own = await whoAnswers(tx);
+      await tx.execute(sql`CREATE TEMP TABLE pipelined_seen (n int) ON COMMIT DROP`);
+      await tx.execute(sql`INSERT INTO pipelined_seen VALUES (7)`);
+      const [answer, seen] = await pipelined(tx, [
+        whoAnswers,
+        (on) => on.execute<{ n: number }>(sql`SELECT n FROM pipelined_seen`),
+      ]);
+      expect(answer).toEqual({ pid: own.pid, pipelined: true });
+      expect(seen.rows).toEqual([{ n: 7 }]);
+      expect((await whoAnswers(tx)).pipelined).toBe(false);
+    });
+  });
+});

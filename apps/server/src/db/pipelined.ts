@@ -1,0 +1,65 @@
+import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres/session';
+import type pg from 'pg';
+import type { Database, Executor, Transaction } from './client.ts';
+
+/** What pipelined reads of a Drizzle handle: its session's connection, dialect and schema. */
+type SessionParts = {
+  client: pg.Pool | pg.PoolClient;
+  dialect: ConstructorParameters<typeof NodePgSession>[1];
+  schema: ConstructorParameters<typeof NodePgSession>[2];
+  options: ConstructorParameters<typeof NodePgSession>[3];
+};
+
+/** pg's pipeline switch: a client option (pg 8.23), typed read-only, set here while idle. */
+type Switchable = { pipeline: boolean };
+
+/** One read of a call, given the handle to run on. */
+export type PipelinedRead<T> = (on: Executor) => Promise<T>;
+
+/**
+ * Runs a call's independent reads together on one connection, in pg's pipeline mode: each
+ * statement goes out as soon as it is asked for, without waiting for the answer to the one
+ * before, and PostgreSQL answers them in order, each with its own Sync (an error fails that read
+ * alone). The same reads sent with Promise.all on the pool took a connection each, and each
+ * statement woke a server process of its own: on this machine a statement's send and wake-up
+ * are most of a read's cost (bench/results.md, 2026-12-06, night). Statements prepared once
+ * (db/prepared.ts) run on the connection as on any other.
+ *
+ * Outside a transaction the connection is the pool's, taken for the reads and given back once
+ * every one of them has ended, so none is left in flight on a connection someone else then uses;
+ * the first error is thrown after that. Pipeline mode is on only meanwhile: a cursor (the xlsx
+ * downloads' streams) cannot share a pipelined connection.
+ */
+export async function pipelined<T extends readonly unknown[]>(
+  db: Executor,
+  reads: { readonly [K in keyof T]: PipelinedRead<T[K]> },
+): Promise<T> {
+  const parts = db._.session as unknown as SessionParts;
+  const onPool = 'totalCount' in parts.client;
+  const client = onPool
+    ? await (db as Database).$client.connect()
+    : (parts.client as pg.PoolClient);
+  const on: Executor = onPool ? handleOn(client, parts) : db;
+  const switchable = client as unknown as Switchable;
+  const wasPipelined = switchable.pipeline;
+  switchable.pipeline = true;
+  let settled: PromiseSettledResult<unknown>[];
+  try {
+    settled = await Promise.allSettled(reads.map((read) => read(on)));
+  } finally {
+    switchable.pipeline = wasPipelined;
+    if (onPool) client.release();
+  }
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as never;
+}
+
+/**
+ * A Drizzle handle on one connection taken from the pool, sharing the pool's dialect and so the
+ * statements prepared once for it; built as Drizzle builds a transaction's, without its BEGIN.
+ */
+function handleOn(client: pg.PoolClient, parts: SessionParts): Transaction {
+  const session = new NodePgSession(client, parts.dialect, parts.schema, parts.options);
+  return new NodePgTransaction(parts.dialect, session, parts.schema) as unknown as Transaction;
+}
