@@ -94,6 +94,21 @@ describe('pipelined reads', () => {
     }
   });
 
+  it('in a transaction, throws the error that aborted it, not a later statement refused for it', async () => {
+    // The first read's second statement goes out after the second read's, which aborts the
+    // transaction: the first read then fails too (25P02), after it.
+    const attempt = pool.transaction((tx) =>
+      pipelined(tx, [
+        async (on) => {
+          await on.execute(sql`SELECT 1`);
+          return on.execute(sql`SELECT 2`);
+        },
+        (on) => on.execute(sql`SELECT 1 / 0`),
+      ]),
+    );
+    await expect(attempt).rejects.toMatchObject({ cause: { code: '22012' } });
+  });
+
   it("runs in a transaction on the transaction's connection and sees its uncommitted rows", async () => {
     await pool.transaction(async (tx) => {
       const own = await whoAnswers(tx);

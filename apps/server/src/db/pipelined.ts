@@ -1,8 +1,8 @@
 import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres/session';
-import type pg from 'pg';
+import pg from 'pg';
 import type { Database, Executor, Transaction } from './client.ts';
 
-/** What pipelined reads of a Drizzle handle: its session's connection, dialect and schema. */
+/** What pipelined() uses of a Drizzle handle's session: its connection (or pool), dialect and schema. */
 type SessionParts = {
   client: pg.Pool | pg.PoolClient;
   dialect: ConstructorParameters<typeof NodePgSession>[1];
@@ -27,15 +27,17 @@ export type PipelinedRead<T> = (on: Executor) => Promise<T>;
  *
  * Outside a transaction the connection is the pool's, taken for the reads and given back once
  * every one of them has ended, so none is left in flight on a connection someone else then uses;
- * the first error is thrown after that. Pipeline mode is on only meanwhile: a cursor (the xlsx
- * downloads' streams) cannot share a pipelined connection.
+ * the first error to happen is thrown after that (in a transaction, the reads after it fail
+ * because it aborted the transaction). Pipeline mode is on only meanwhile: a cursor (the xlsx
+ * downloads' streams) cannot share a pipelined connection. For reads: the handle they are given
+ * is no transaction.
  */
 export async function pipelined<T extends readonly unknown[]>(
   db: Executor,
   reads: { readonly [K in keyof T]: PipelinedRead<T[K]> },
 ): Promise<T> {
   const parts = db._.session as unknown as SessionParts;
-  const onPool = 'totalCount' in parts.client;
+  const onPool = parts.client instanceof pg.Pool;
   const client = onPool
     ? await (db as Database).$client.connect()
     : (parts.client as pg.PoolClient);
@@ -43,16 +45,24 @@ export async function pipelined<T extends readonly unknown[]>(
   const switchable = client as unknown as Switchable;
   const wasPipelined = switchable.pipeline;
   switchable.pipeline = true;
-  let settled: PromiseSettledResult<unknown>[];
+  let firstFailure: { error: unknown } | undefined;
+  let answers: unknown[];
   try {
-    settled = await Promise.allSettled(reads.map((read) => read(on)));
+    const settled = await Promise.allSettled(
+      reads.map((read) =>
+        read(on).catch((error: unknown) => {
+          firstFailure ??= { error };
+          throw error;
+        }),
+      ),
+    );
+    answers = settled.map((result) => (result.status === 'fulfilled' ? result.value : undefined));
   } finally {
     switchable.pipeline = wasPipelined;
     if (onPool) client.release();
   }
-  const failed = settled.find((result) => result.status === 'rejected');
-  if (failed) throw failed.reason;
-  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as never;
+  if (firstFailure) throw firstFailure.error;
+  return answers as never;
 }
 
 /**

@@ -261,20 +261,16 @@ export async function listDelegationPage(
       : undefined,
     statusCondition(options.status, options.today),
   );
-  const [rows, [count]] = await pipelined(db, [
+  const [rows, total] = await pipelined(db, [
     (on) =>
       selectRecords(on)
         .where(where)
         .orderBy(desc(delegations.starts_on), desc(delegations.created_at), desc(delegations.id))
         .limit(options.perPage)
         .offset((options.page - 1) * options.perPage),
-    (on) =>
-      on
-        .select({ total: sql<number>`count(*)::int` })
-        .from(delegations)
-        .where(where),
+    (on) => on.$count(delegations, where),
   ]);
-  return { rows: rows.map(toRecord), total: count?.total ?? 0 };
+  return { rows: rows.map(toRecord), total };
 }
 
 /** The conditions of a delegation that lets its delegate act on `today`. */

@@ -621,19 +621,15 @@ export async function listPendingForRole(
     ),
   );
   const where = pendingWhere(options.organizationId, waitingFor, callerId);
-  const [rows, [count]] = await pipelined(db, [
+  const [rows, total] = await pipelined(db, [
     (on) =>
       pendingPage(on, where, {
         limit: options.perPage,
         offset: (options.page - 1) * options.perPage,
       }),
-    (on) =>
-      on
-        .select({ total: sql<number>`count(*)::int` })
-        .from(requests)
-        .where(where),
+    (on) => on.$count(requests, where),
   ]);
-  return { rows, total: count?.total ?? 0 };
+  return { rows, total };
 }
 
 /** Newest versions waiting for review in `waitingFor`'s steps, never the caller's own or answered. */

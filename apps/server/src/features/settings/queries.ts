@@ -65,7 +65,7 @@ export async function listExchangeRateChanges(
   options: { organizationId: string; page: number; perPage: number },
 ): Promise<{ rows: ExchangeRateChangeRow[]; total: number }> {
   const where = eq(exchangeRateChanges.organization_id, options.organizationId);
-  const [rows, [count]] = await pipelined(db, [
+  const [rows, total] = await pipelined(db, [
     (on) =>
       on
         .select()
@@ -74,13 +74,9 @@ export async function listExchangeRateChanges(
         .orderBy(desc(exchangeRateChanges.created_at), desc(exchangeRateChanges.id))
         .limit(options.perPage)
         .offset((options.page - 1) * options.perPage),
-    (on) =>
-      on
-        .select({ total: sql<number>`count(*)::int` })
-        .from(exchangeRateChanges)
-        .where(where),
+    (on) => on.$count(exchangeRateChanges, where),
   ]);
-  return { rows, total: count?.total ?? 0 };
+  return { rows, total };
 }
 
 /**

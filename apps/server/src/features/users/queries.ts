@@ -108,7 +108,7 @@ export async function listUsers(
   filter: UserListFilter & { page: number; perPage: number },
 ): Promise<{ rows: UserWithOrganization[]; total: number }> {
   const where = listConditions(filter);
-  const [rows, [count]] = await pipelined(db, [
+  const [rows, total] = await pipelined(db, [
     (on) =>
       on
         .select(columns)
@@ -118,13 +118,9 @@ export async function listUsers(
         .orderBy(asc(sql`lower(${users.fullname})`), asc(users.id))
         .limit(filter.perPage)
         .offset((filter.page - 1) * filter.perPage),
-    (on) =>
-      on
-        .select({ total: sql<number>`count(*)::int` })
-        .from(users)
-        .where(where),
+    (on) => on.$count(users, where),
   ]);
-  return { rows, total: count?.total ?? 0 };
+  return { rows, total };
 }
 
 /**
