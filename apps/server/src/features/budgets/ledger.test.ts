@@ -49,8 +49,9 @@ function count(event: string): void {
 }
 
 /**
- * What decisions §3 says the committed amount is, from the model of the API's answers: or the
- * spent amount, counting the approved requests alone (the budget history's `spent`).
+ * What decisions §3 says the requests of `statuses` hold, from the model of the API's answers: each
+ * one's amount, or its approved retirement's spending. The live statuses give the committed
+ * amount; `approved` alone, the budget history's `spent`.
  */
 function expectedCommitted(chains: readonly Chain[], statuses: ReadonlySet<string> = live): number {
   let total = 0;
