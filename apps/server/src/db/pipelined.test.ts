@@ -123,4 +123,43 @@ describe('pipelined reads', () => {
       expect((await whoAnswers(tx)).pipelined).toBe(false);
     });
   });
+
+  it('in a transaction, sends writes in the order of their steps, each after the rows written before it; a failure rolls every one back', async () => {
+    await pool.execute(sql`CREATE TABLE pipelined_parent (id int PRIMARY KEY)`);
+    await pool.execute(
+      sql`CREATE TABLE pipelined_child (parent_id int NOT NULL REFERENCES pipelined_parent (id))`,
+    );
+    try {
+      const count = (on: Executor) =>
+        on
+          .execute<{ parents: number; children: number }>(
+            sql`SELECT (SELECT count(*)::int FROM pipelined_parent) AS parents,
+                       (SELECT count(*)::int FROM pipelined_child) AS children`,
+          )
+          .then((result) => result.rows[0]);
+      // The child's row needs its parent's (the foreign key): written one step before it.
+      const [, , written] = await pool.transaction((tx) =>
+        pipelined(tx, [
+          (on) => on.execute(sql`INSERT INTO pipelined_parent VALUES (1)`),
+          (on) => on.execute(sql`INSERT INTO pipelined_child VALUES (1)`),
+          count,
+        ]),
+      );
+      expect(written).toEqual({ parents: 1, children: 1 });
+
+      const attempt = pool.transaction((tx) =>
+        pipelined(tx, [
+          (on) => on.execute(sql`INSERT INTO pipelined_parent VALUES (2)`),
+          (on) => on.execute(sql`INSERT INTO pipelined_child VALUES (2)`),
+          (on) => on.execute(sql`INSERT INTO pipelined_parent VALUES (1)`),
+          (on) => on.execute(sql`INSERT INTO pipelined_child VALUES (2)`),
+        ]),
+      );
+      // unique_violation: the third step's; the first two are rolled back with it.
+      await expect(attempt).rejects.toMatchObject({ cause: { code: '23505' } });
+      expect(await count(pool)).toEqual({ parents: 1, children: 1 });
+    } finally {
+      await pool.execute(sql`DROP TABLE pipelined_child, pipelined_parent`);
+    }
+  });
 });

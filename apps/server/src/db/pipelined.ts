@@ -13,7 +13,7 @@ type SessionParts = {
 /** pg's pipeline switch: a client option (pg 8.23), typed read-only, set here while idle. */
 type Switchable = { pipeline: boolean };
 
-/** One read of a call, given the handle to run on. */
+/** One step of a call (a read, or in a transaction a write too), given the handle to run on. */
 export type PipelinedRead<T> = (on: Executor) => Promise<T>;
 
 /**
@@ -29,8 +29,15 @@ export type PipelinedRead<T> = (on: Executor) => Promise<T>;
  * every one of them has ended, so none is left in flight on a connection someone else then uses;
  * the first error to happen is thrown after that (in a transaction, the reads after it fail
  * because it aborted the transaction). Pipeline mode is on only meanwhile: a cursor (the xlsx
- * downloads' streams) cannot share a pipelined connection. For reads: the handle they are given
- * is no transaction.
+ * downloads' streams) cannot share a pipelined connection. Outside a transaction the steps are
+ * reads: the handle they are given is no transaction.
+ *
+ * In a transaction the steps may write too (decision 0050): a write's steps that wait for no
+ * answer of one another go out together. The steps are started in the order given, and each
+ * sends its first statement before its first await (Drizzle's statements go out when awaited),
+ * so PostgreSQL runs those first statements in that order, each seeing the rows the ones before
+ * it wrote; a step's later statements follow its own answers. A failure aborts the transaction,
+ * so whatever went out beside it is rolled back with it.
  */
 export async function pipelined<T extends readonly unknown[]>(
   db: Executor,

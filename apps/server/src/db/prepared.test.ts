@@ -280,9 +280,10 @@ describe('statements prepared under a name', () => {
     expect(jobInserts).toHaveLength(1);
     expect(named).toMatchObject({
       // Submitting a request: the budget by code with the organisation's exchange rates and
-      // approval matrix, then the budget locked, each with the amount it must cover.
+      // approval matrix, and the budget locked by its code (sent together), each with the amount
+      // it must cover.
       submission_terms: '{numeric,uuid,text}',
-      lock_budget: '{numeric,uuid,uuid}',
+      lock_budget_by_code: '{numeric,uuid,text}',
       // The reviewers and their delegates told (the roles in the text: 16, the finance officer):
       // the organisation and the owner, the organisation and the day (twice). An owner told of a
       // decision is read with the request's notice.

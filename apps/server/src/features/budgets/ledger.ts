@@ -59,8 +59,10 @@ export const budgetWithRoomColumns = { ...getTableColumns(budgets), has_room: co
 export type BudgetWithRoom = BudgetRow & { has_room: boolean };
 
 /**
- * The statement of lockBudgetWithRoom, prepared under a name (issue 13): every submission of a
- * request sends it, and PostgreSQL planned it afresh on every call (decision 0026).
+ * The statements of lockBudget and lockBudgetWithRoom, prepared under names (issue 13): every
+ * submission of a request sends the second, and PostgreSQL planned it afresh on every call
+ * (decision 0026). A submission locks its budget by code, so the lock can go out with the read of
+ * its terms instead of waiting for that read's id (requests/service.ts).
  */
 const lockBudgetQuery = preparedOnce((db: Executor) =>
   db
@@ -76,28 +78,43 @@ const lockBudgetQuery = preparedOnce((db: Executor) =>
     .prepare('lock_budget'),
 );
 
+const lockBudgetByCodeQuery = preparedOnce((db: Executor) =>
+  db
+    .select(budgetWithRoomColumns)
+    .from(budgets)
+    .where(
+      and(
+        eq(budgets.organization_id, sql.placeholder('organizationId')),
+        eq(budgets.code, sql.placeholder('code')),
+      ),
+    )
+    .for('update')
+    .prepare('lock_budget_by_code'),
+);
+
 /**
  * Locks a budget row of an organisation for the rest of the transaction. Every change that reads
  * the available amount and then commits money against it takes this lock first, so concurrent
  * submissions are serialised per budget and can never over-commit it.
  */
-export function lockBudget(
+export async function lockBudget(
   tx: Executor,
   options: { organizationId: string; budgetId: string },
 ): Promise<BudgetRow | undefined> {
-  return lockBudgetWithRoom(tx, { ...options, amount: 0 });
+  const [row] = await lockBudgetQuery(tx).execute({ ...options, amount: '0.00' });
+  return row;
 }
 
 /**
- * lockBudget, and whether the locked row covers `amount`: FOR UPDATE answers the newest committed
- * row once the lock is granted (PostgreSQL re-reads it), so the check sees every commitment made
- * before it and none can be made until this transaction ends.
+ * lockBudget by the budget's code, and whether the locked row covers `amount`: FOR UPDATE answers
+ * the newest committed row once the lock is granted (PostgreSQL re-reads it), so the check sees
+ * every commitment made before it and none can be made until this transaction ends.
  */
 export async function lockBudgetWithRoom(
   tx: Executor,
-  options: { organizationId: string; budgetId: string; amount: number },
+  options: { organizationId: string; code: string; amount: number },
 ): Promise<BudgetWithRoom | undefined> {
-  const [row] = await lockBudgetQuery(tx).execute({
+  const [row] = await lockBudgetByCodeQuery(tx).execute({
     ...options,
     amount: options.amount.toFixed(2),
   });

@@ -73,7 +73,7 @@ async function readPlaced(
   options: { organizationId: string; id: string },
 ): Promise<RequestResponse> {
   const request = await readRequest(db, options);
-  if (!request) throw new Error(`request ${options.id} vanished after commit`);
+  if (!request) throw new Error(`request ${options.id} not found where it was just written`);
   return request;
 }
 
@@ -109,12 +109,19 @@ type AuditedTerms = Record<(typeof requestAuditTerms)[number], unknown> & { vers
 
 /**
  * Checks the budget and reserves the amount, then writes the request and its reviewer chain, all in
- * the caller's transaction. The balance is read once before the budget row lock and again under it:
- * an amount that never fitted is invalid input (400); one that fitted until a concurrent submission
- * took the room is a conflict (409, decisions §2: "a budget that ran out meanwhile"). Only the check
- * under the lock decides, so concurrent submissions can never over-commit a budget.
+ * the caller's transaction, tells the first step's reviewers and reads the request back as the API
+ * answers it. The balance is read before the budget row lock and again under it: an amount that
+ * never fitted is invalid input (400); one that fitted until a concurrent submission took the room
+ * is a conflict (409, decisions §2: "a budget that ran out meanwhile"). Only the check under the
+ * lock decides, so concurrent submissions can never over-commit a budget.
+ *
+ * Statements that wait for no answer of another go out together (db/pipelined.ts): the terms'
+ * read with the lock (PostgreSQL runs them in that order, the read's snapshot before the lock's
+ * wait), then the request, its chain, its audit event, the reviewers' notice and the read back,
+ * in that order, each after the rows the ones before it wrote.
  */
 async function placeRequest(
+  context: AppContext,
   tx: Transaction,
   options: {
     actor: Actor;
@@ -123,26 +130,24 @@ async function placeRequest(
     /** The version resubmitted, with its terms as stored (the audit event's "from"). */
     previous?: { chainId: string; id: string; terms: AuditedTerms };
   },
-): Promise<{ id: string; budgetCode: string }> {
+): Promise<{ id: string; budgetCode: string; response: RequestResponse }> {
   const { actor, input, previous } = options;
   const organizationId = actor.organization_id;
-  const terms = await findSubmissionTerms(tx, {
+  const budgetTerms = {
     organizationId,
     code: input.budget_code,
     amount: input.amount_requested,
-  });
-  if (!terms) throw new AppError('bad_request', `Budget code ${input.budget_code} does not exist.`);
+  };
+  const [terms, budget] = await pipelined(tx, [
+    (on) => findSubmissionTerms(on, budgetTerms),
+    (on) => lockBudgetWithRoom(on, budgetTerms),
+  ]);
+  if (!terms || !budget)
+    throw new AppError('bad_request', `Budget code ${input.budget_code} does not exist.`);
   const found = terms.budget;
   assertBudgetTakes(found, input);
   // Decided in SQL numeric, not on doubles (docs/decisions/0013).
   if (!found.has_room) throw new AppError('bad_request', messages.amountExceedsBalance);
-  const budget = await lockBudgetWithRoom(tx, {
-    organizationId,
-    budgetId: found.id,
-    amount: input.amount_requested,
-  });
-  if (!budget)
-    throw new AppError('bad_request', `Budget code ${input.budget_code} does not exist.`);
   assertBudgetTakes(budget, input);
   if (!budget.has_room) throw new AppError('conflict', messages.amountExceedsBalance);
 
@@ -165,64 +170,72 @@ async function placeRequest(
     status: 'pending',
     reviewer_role: role,
   }));
-  await insertRequest(tx, {
-    id,
-    organization_id: organizationId,
-    chain_id: previous?.chainId ?? id,
-    version: previous ? previous.terms.version + 1 : 1,
-    parent_request: previous?.id ?? null,
-    is_latest: true,
-    // The owner is the signed-in user, never the body (decisions §3).
-    request_owner_id: actor.id,
-    request_owner_name: actor.fullname,
-    department: actor.department,
-    purpose: input.purpose,
-    mode_of_service: input.mode_of_service,
-    name_of_establishment: input.name_of_establishment,
-    expenditure_date: options.day,
-    expenditure_justification: input.expenditure_justification,
-    amount_requested: input.amount_requested.toFixed(2),
-    amount_currency: input.amount_currency,
-    exchange_rate: rate.toFixed(6),
-    amount_base: amountBase.toFixed(2),
-    budget_id: budget.id,
-    budget_code: budget.code,
-    payment_mode: input.payment_mode,
-    tax_status: input.tax_status,
-    comments: input.comments,
-    current_status: 'pending',
-    next_reviewer_role: nextReviewerRole('pending', chain),
-    cascading_notification: row.cascading_notification,
-    file_paths: input.file_paths,
-  });
-  await insertReviewChain(tx, {
-    organizationId,
-    requestId: id,
-    roles: row.user_role,
-    titleOf: (role) => roleLabels[role],
-  });
-  await recordAudit(tx, {
-    organizationId,
-    actor,
-    action: previous ? 'request.resubmitted' : 'request.submitted',
-    objectType: 'request',
-    objectId: id,
-    // A resubmission names the terms that changed from the version it replaces (decision 0019).
-    changes: changesBetween<AuditedTerms>(
-      previous?.terms ?? null,
-      {
-        version: previous ? previous.terms.version + 1 : 1,
-        amount_requested: input.amount_requested.toFixed(2),
-        amount_currency: input.amount_currency,
-        budget_code: budget.code,
+  const version = previous ? previous.terms.version + 1 : 1;
+  const [, , , , response] = await pipelined(tx, [
+    (on) =>
+      insertRequest(on, {
+        id,
+        organization_id: organizationId,
+        chain_id: previous?.chainId ?? id,
+        version,
+        parent_request: previous?.id ?? null,
+        is_latest: true,
+        // The owner is the signed-in user, never the body (decisions §3).
+        request_owner_id: actor.id,
+        request_owner_name: actor.fullname,
+        department: actor.department,
         purpose: input.purpose,
+        mode_of_service: input.mode_of_service,
         name_of_establishment: input.name_of_establishment,
         expenditure_date: options.day,
-      },
-      requestAuditTerms,
-    ),
-  });
-  return { id, budgetCode: budget.code };
+        expenditure_justification: input.expenditure_justification,
+        amount_requested: input.amount_requested.toFixed(2),
+        amount_currency: input.amount_currency,
+        exchange_rate: rate.toFixed(6),
+        amount_base: amountBase.toFixed(2),
+        budget_id: budget.id,
+        budget_code: budget.code,
+        payment_mode: input.payment_mode,
+        tax_status: input.tax_status,
+        comments: input.comments,
+        current_status: 'pending',
+        next_reviewer_role: nextReviewerRole('pending', chain),
+        cascading_notification: row.cascading_notification,
+        file_paths: input.file_paths,
+      }),
+    (on) =>
+      insertReviewChain(on, {
+        organizationId,
+        requestId: id,
+        roles: row.user_role,
+        titleOf: (role) => roleLabels[role],
+      }),
+    (on) =>
+      recordAudit(on, {
+        organizationId,
+        actor,
+        action: previous ? 'request.resubmitted' : 'request.submitted',
+        objectType: 'request',
+        objectId: id,
+        // A resubmission names the terms that changed from the version it replaces (decision 0019).
+        changes: changesBetween<AuditedTerms>(
+          previous?.terms ?? null,
+          {
+            version,
+            amount_requested: input.amount_requested.toFixed(2),
+            amount_currency: input.amount_currency,
+            budget_code: budget.code,
+            purpose: input.purpose,
+            name_of_establishment: input.name_of_establishment,
+            expenditure_date: options.day,
+          },
+          requestAuditTerms,
+        ),
+      }),
+    (on) => notifyRequestSubmitted(context, on, { requestId: id }),
+    (on) => readPlaced(on, { organizationId, id }),
+  ]);
+  return { id, budgetCode: budget.code, response };
 }
 
 function publishPlaced(
@@ -243,17 +256,11 @@ export async function submitRequest(
   if (!canSubmitRequest(actor)) throw new AppError('forbidden', messages.lockedAccount);
   const day = checkedExpenditureDay(context, input.expenditure_date);
   const filePaths = await checkAttachments(context, context.db, { actor, names: input.file_paths });
-  const placed = await context.db.transaction(async (tx) => {
-    const request = await placeRequest(tx, {
-      actor,
-      input: { ...input, file_paths: filePaths },
-      day,
-    });
-    await notifyRequestSubmitted(context, tx, { requestId: request.id });
-    return request;
-  });
+  const placed = await context.db.transaction((tx) =>
+    placeRequest(context, tx, { actor, input: { ...input, file_paths: filePaths }, day }),
+  );
   publishPlaced(context, actor.organization_id, placed);
-  return readPlaced(context.db, { organizationId: actor.organization_id, id: placed.id });
+  return placed.response;
 }
 
 /**
@@ -286,7 +293,7 @@ export async function resubmitRequest(
       carried: previous.file_paths,
     });
     await markSuperseded(tx, previous.id);
-    const request = await placeRequest(tx, {
+    return placeRequest(context, tx, {
       actor,
       input: { ...input, file_paths: filePaths },
       day,
@@ -298,13 +305,11 @@ export async function resubmitRequest(
         ) as AuditedTerms,
       },
     });
-    await notifyRequestSubmitted(context, tx, { requestId: request.id });
-    return request;
   });
   // The previous version changed too: it is no longer the latest.
   context.events.publish(organizationId, 'request_updated', { request_id: input.parent_request });
   publishPlaced(context, organizationId, placed);
-  return readPlaced(context.db, { organizationId, id: placed.id });
+  return placed.response;
 }
 
 /** One request with its reviews and version history: the owner's, or any for an admin (spec §6). */
@@ -425,22 +430,35 @@ export async function listPendingRequests(
   }
   const organizationId = actor.organization_id;
   const today = todayIn(context.config.orgTimezone);
-  const grants = canActAsDelegate(actor)
-    ? (await findGrantsOf(context.db, { organizationId, delegateId: actor.id, today }))
-        // Steps of the caller's own role are theirs in their own right.
-        .filter((grant) => grant.delegator_role !== actor.role)
-    : [];
-  const { rows, total } = await listPendingForRole(context.db, {
+  const queue = {
     organizationId,
     role: actor.role,
     excludeOwnerId: actor.id,
-    grants: grants.map((grant) => ({
-      role: grant.delegator_role,
-      delegatorId: grant.delegator_id,
-    })),
     page: options.page,
     perPage: options.perPage,
-  });
+  };
+  // The queue of the caller's own role goes out with the read of their delegations
+  // (db/pipelined.ts): it is the whole answer unless they act for someone today, so the usual
+  // call is one round trip, and a delegate's a second with their delegators' steps added.
+  const [found, own] = await pipelined(context.db, [
+    (on) =>
+      canActAsDelegate(actor)
+        ? findGrantsOf(on, { organizationId, delegateId: actor.id, today })
+        : Promise.resolve([]),
+    (on) => listPendingForRole(on, queue),
+  ]);
+  // Steps of the caller's own role are theirs in their own right.
+  const grants = found.filter((grant) => grant.delegator_role !== actor.role);
+  const { rows, total } =
+    grants.length === 0
+      ? own
+      : await listPendingForRole(context.db, {
+          ...queue,
+          grants: grants.map((grant) => ({
+            role: grant.delegator_role,
+            delegatorId: grant.delegator_id,
+          })),
+        });
   return {
     data: rows.map((row) =>
       presentPendingItem(

@@ -27,6 +27,7 @@ import { amountWithCurrency, isMoreMoney } from '@imprest/domain/money.ts';
 import { retirementDueDate } from '@imprest/domain/retirements.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
+import { pipelined } from '../../db/pipelined.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { sqlState, sqlStateOf } from '../../lib/database-errors.ts';
 import { recordAudit } from '../audit/record.ts';
@@ -158,23 +159,30 @@ export async function attachRetirement(
   return request;
 }
 
-/** Everything the API shows of one retirement: its request's fields and the reviews of every round. */
+/**
+ * Everything the API shows of one retirement: its request's fields and the reviews of every round.
+ * The reviews go out with the retirement (db/pipelined.ts) and count only when it is the
+ * organisation's.
+ */
 async function readRetirement(
   db: Executor,
   options: { organizationId: string; id: string },
 ): Promise<RetirementResponse> {
-  const record = await findRetirement(db, options);
-  if (!record) throw new Error(`retirement ${options.id} vanished after commit`);
-  return presentRetirement(record, await findRetirementReviews(db, record.id));
+  const [record, reviews] = await pipelined(db, [
+    (on) => findRetirement(on, options),
+    (on) => findRetirementReviews(on, options.id),
+  ]);
+  if (!record) throw new Error(`retirement ${options.id} not found where it was just written`);
+  return presentRetirement(record, reviews);
 }
 
-/** After a change: tells the organisation about the retirement and its request, answers the retirement. */
-async function publishChanged(
+/** Tells the organisation about a retirement that changed and its request. */
+function publishRetirement(
   context: AppContext,
-  options: { organizationId: string; id: string; isApproved?: boolean },
-): Promise<RetirementResponse> {
-  const { organizationId } = options;
-  const retirement = await readRetirement(context.db, options);
+  organizationId: string,
+  retirement: RetirementResponse,
+  options: { isApproved?: boolean } = {},
+): RetirementResponse {
   context.events.publish(organizationId, 'retirement_updated', {
     retirement_id: retirement.id,
     request_id: retirement.request_id,
@@ -184,6 +192,15 @@ async function publishChanged(
   if (options.isApproved)
     context.events.publish(organizationId, 'budget_updated', { code: retirement.budget_code });
   return retirement;
+}
+
+/** After a change: tells the organisation about the retirement and its request, answers the retirement. */
+async function publishChanged(
+  context: AppContext,
+  options: { organizationId: string; id: string; isApproved?: boolean },
+): Promise<RetirementResponse> {
+  const retirement = await readRetirement(context.db, options);
+  return publishRetirement(context, options.organizationId, retirement, options);
 }
 
 /** Locks a retirement the actor may read; another organisation's, or one they may not read, is 404. */
@@ -235,7 +252,7 @@ export async function submitRetirement(
 ): Promise<RetirementResponse> {
   const { actor, input } = options;
   const organizationId = actor.organization_id;
-  const isOwnerUnlocked = await context.db.transaction(async (tx) => {
+  const submitted = await context.db.transaction(async (tx) => {
     const retirement = await lockReadable(tx, actor, input.id);
     if (!canSubmitRetirement(actor, retirement))
       throw new AppError('forbidden', 'Only the owner of a retirement can submit it.');
@@ -255,46 +272,59 @@ export async function submitRetirement(
     if (!first) throw new Error(`request ${retirement.request_id} has no reviewer chain`);
     const round = retirement.submissions + 1;
     // A new round is judged afresh: Cash Returned marked in a rejected round spoke of its amount,
-    // and whoever answered a step of it may answer any step of this one (decision 0019).
-    await submitRetirementRound(tx, {
-      id: retirement.id,
-      amountSpent: input.amount_spent.toFixed(2),
-      comments: input.comments,
-      filePaths,
-      round,
-      nextReviewerRole: first,
-    });
-    await insertRetirementReviewRound(tx, {
-      organizationId,
-      retirementId: retirement.id,
-      round,
-      roles,
-      titleOf: (role) => roleLabels[role],
-    });
-    await notifyRetirementSubmitted(context, tx, { retirementId: retirement.id });
-    await recordAudit(tx, {
-      organizationId,
-      actor,
-      action: 'retirement.submitted',
-      objectType: 'retirement',
-      objectId: retirement.id,
-      changes: changesBetween(
-        {
-          status: retirement.status,
-          amount_spent: retirement.amount_spent,
-          submissions: retirement.submissions,
-        },
-        { status: 'on_progress', amount_spent: input.amount_spent.toFixed(2), submissions: round },
-        ['status', 'amount_spent', 'submissions'],
-      ),
-    });
-    // Decisions §4: locking exists to make owners retire, so a lock the midnight job set lifts as
-    // soon as nothing of theirs is overdue any more, not at the next midnight.
-    const isUnlocked = await releaseSystemLockIfClear(tx, {
-      organizationId,
-      userId: retirement.retirement_owner_id,
-      asOf: todayIn(context.config.orgTimezone),
-    });
+    // and whoever answered a step of it may answer any step of this one (decision 0019). The
+    // writes go out together (db/pipelined.ts), each after the rows the ones before it wrote: the
+    // reviewers' notice reads the round, and the lock's release finds this retirement submitted.
+    const [, , , , isUnlocked, response] = await pipelined(tx, [
+      (on) =>
+        submitRetirementRound(on, {
+          id: retirement.id,
+          amountSpent: input.amount_spent.toFixed(2),
+          comments: input.comments,
+          filePaths,
+          round,
+          nextReviewerRole: first,
+        }),
+      (on) =>
+        insertRetirementReviewRound(on, {
+          organizationId,
+          retirementId: retirement.id,
+          round,
+          roles,
+          titleOf: (role) => roleLabels[role],
+        }),
+      (on) => notifyRetirementSubmitted(context, on, { retirementId: retirement.id }),
+      (on) =>
+        recordAudit(on, {
+          organizationId,
+          actor,
+          action: 'retirement.submitted',
+          objectType: 'retirement',
+          objectId: retirement.id,
+          changes: changesBetween(
+            {
+              status: retirement.status,
+              amount_spent: retirement.amount_spent,
+              submissions: retirement.submissions,
+            },
+            {
+              status: 'on_progress',
+              amount_spent: input.amount_spent.toFixed(2),
+              submissions: round,
+            },
+            ['status', 'amount_spent', 'submissions'],
+          ),
+        }),
+      // Decisions §4: locking exists to make owners retire, so a lock the midnight job set lifts
+      // as soon as nothing of theirs is overdue any more, not at the next midnight.
+      (on) =>
+        releaseSystemLockIfClear(on, {
+          organizationId,
+          userId: retirement.retirement_owner_id,
+          asOf: todayIn(context.config.orgTimezone),
+        }),
+      (on) => readRetirement(on, { organizationId, id: retirement.id }),
+    ]);
     if (isUnlocked) {
       await notifyAccountLock(context, tx, {
         userIds: [retirement.retirement_owner_id],
@@ -310,10 +340,11 @@ export async function submitRetirement(
         changes: { is_locked: { from: true, to: false } },
       });
     }
-    return isUnlocked;
+    return { isUnlocked, response };
   });
-  if (isOwnerUnlocked) context.events.publish(organizationId, 'update_user', { user_id: actor.id });
-  return publishChanged(context, { organizationId, id: input.id });
+  if (submitted.isUnlocked)
+    context.events.publish(organizationId, 'update_user', { user_id: actor.id });
+  return publishRetirement(context, organizationId, submitted.response);
 }
 
 const alreadyAnswered = 'This review has already been answered.';
@@ -330,11 +361,14 @@ export async function reviewRetirement(
 ): Promise<RetirementResponse> {
   const { actor, input } = options;
   const organizationId = actor.organization_id;
-  const status = await context.db.transaction(async (tx) => {
-    const retirement = await lockReadable(tx, actor, input.id);
-    const round = (await findRetirementReviews(tx, retirement.id)).filter(
-      (review) => review.round === retirement.submissions,
-    );
+  const reviewed = await context.db.transaction(async (tx) => {
+    // The reviews go out with the lock and are read once it is granted (db/pipelined.ts); they
+    // count only when the retirement is one the actor may read.
+    const [retirement, reviews] = await pipelined(tx, [
+      (on) => lockReadable(on, actor, input.id),
+      (on) => findRetirementReviews(on, input.id),
+    ]);
+    const round = reviews.filter((review) => review.round === retirement.submissions);
     const review = round.find((candidate) => candidate.id === input.review_id);
     if (!review) {
       throw new AppError(
@@ -366,52 +400,61 @@ export async function reviewRetirement(
     }
 
     const next = statusAfterReview(round, input.status);
-    const answered = await answerPendingRetirementReview(tx, {
-      id: review.id,
-      status: input.status,
-      comments: input.comments,
-      isFundsReturned: input.is_funds_returned,
-      reviewerId: actor.id,
-      reviewerName: actor.fullname,
-      reviewerTitle: roleLabels[actor.role],
-    });
-    if (!answered) throw new AppError('conflict', alreadyAnswered);
     const answeredRound = round.map((step) =>
       step.id === review.id ? { ...step, status: input.status } : step,
     );
-    await answerRetirementStep(tx, {
-      id: retirement.id,
-      status: next.status,
-      nextReviewerRole: nextReviewerRole(next.status, answeredRound),
-      answeredBy: actor.id,
-      fundsReturned: input.is_funds_returned,
-    });
-    await notifyRetirementReviewed(context, tx, { retirementId: retirement.id });
-    await recordAudit(tx, {
-      organizationId,
-      actor,
-      action:
-        input.status === 'approved' ? 'retirement.review_approved' : 'retirement.review_rejected',
-      objectType: 'retirement',
-      objectId: retirement.id,
-      changes: changesBetween<Record<string, unknown>>(
-        { step: review.step, review: 'pending', status: retirement.status },
-        {
-          step: review.step,
-          review: input.status,
+    // The answer goes out with the writes that follow from it (db/pipelined.ts). A review
+    // answered meanwhile updates no row: the transaction is then rolled back with everything
+    // sent beside it.
+    const [answered, , , , response] = await pipelined(tx, [
+      (on) =>
+        answerPendingRetirementReview(on, {
+          id: review.id,
+          status: input.status,
+          comments: input.comments,
+          isFundsReturned: input.is_funds_returned,
+          reviewerId: actor.id,
+          reviewerName: actor.fullname,
+          reviewerTitle: roleLabels[actor.role],
+        }),
+      (on) =>
+        answerRetirementStep(on, {
+          id: retirement.id,
           status: next.status,
-          comments: input.comments || undefined,
-          ...(input.is_funds_returned ? { is_funds_returned: true } : {}),
-        },
-        ['review', 'status', 'comments', 'is_funds_returned'],
-      ),
-    });
-    return next.status;
+          nextReviewerRole: nextReviewerRole(next.status, answeredRound),
+          answeredBy: actor.id,
+          fundsReturned: input.is_funds_returned,
+        }),
+      (on) => notifyRetirementReviewed(context, on, { retirementId: retirement.id }),
+      (on) =>
+        recordAudit(on, {
+          organizationId,
+          actor,
+          action:
+            input.status === 'approved'
+              ? 'retirement.review_approved'
+              : 'retirement.review_rejected',
+          objectType: 'retirement',
+          objectId: retirement.id,
+          changes: changesBetween<Record<string, unknown>>(
+            { step: review.step, review: 'pending', status: retirement.status },
+            {
+              step: review.step,
+              review: input.status,
+              status: next.status,
+              comments: input.comments || undefined,
+              ...(input.is_funds_returned ? { is_funds_returned: true } : {}),
+            },
+            ['review', 'status', 'comments', 'is_funds_returned'],
+          ),
+        }),
+      (on) => readRetirement(on, { organizationId, id: retirement.id }),
+    ]);
+    if (!answered) throw new AppError('conflict', alreadyAnswered);
+    return { status: next.status, response };
   });
-  return publishChanged(context, {
-    organizationId,
-    id: input.id,
-    isApproved: status === 'approved',
+  return publishRetirement(context, organizationId, reviewed.response, {
+    isApproved: reviewed.status === 'approved',
   });
 }
 

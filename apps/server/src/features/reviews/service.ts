@@ -23,6 +23,8 @@ import { findGrantsOf } from '../delegations/queries.ts';
 import { notifyRequestReviewed } from '../notifications/service.ts';
 import { lockRequest, updateRequestStatus } from '../requests/queries.ts';
 import { readRequest } from '../requests/service.ts';
+import type { Executor } from '../../db/client.ts';
+import { pipelined } from '../../db/pipelined.ts';
 import { anotherStepRefusal, reviewAuthority, type Delegated } from './policy.ts';
 import { answerPendingReview, findReviewsOf, nextApprovalSequence } from './queries.ts';
 
@@ -59,9 +61,13 @@ export async function answerReview(
   const { actor, input } = options;
   const organizationId = actor.organization_id;
   const outcome = await context.db.transaction(async (tx) => {
-    const request = await lockRequest(tx, { organizationId, id: input.request_id });
+    // The reviews go out with the lock and are read once it is granted (db/pipelined.ts); they
+    // count only when the request is the organisation's.
+    const [request, reviews] = await pipelined(tx, [
+      (on) => lockRequest(on, { organizationId, id: input.request_id }),
+      (on) => findReviewsOf(on, input.request_id),
+    ]);
     if (!request) throw new AppError('not_found', messages.requestNotFound);
-    const reviews = await findReviewsOf(tx, request.id);
     const review = reviews.find((candidate) => candidate.id === input.id);
     if (!review) throw new AppError('not_found', 'This review does not belong to the request.');
     // A delegate's delegations are read only when the step is not their own role's, and held FOR
@@ -95,64 +101,88 @@ export async function answerReview(
 
     const next = statusAfterReview(reviews, input.status);
     const { onBehalfOf } = authority;
-    const answered = await answerPendingReview(tx, {
-      id: review.id,
-      status: input.status,
-      comments: input.comments,
-      reviewerId: actor.id,
-      reviewerName: actor.fullname,
-      // A delegate answers with the step's title: the card reads "Director", answered by the
-      // delegate on behalf of the director.
-      reviewerTitle: onBehalfOf
-        ? roleLabels[review.reviewer_role as ReviewerRole]
-        : roleLabels[actor.role],
-      onBehalfOf,
-    });
-    if (!answered) throw new AppError('conflict', alreadyAnswered);
-    let number: string | null = null;
-    if (next.status === 'approved') {
-      const year = yearIn(context.config.orgTimezone);
-      number = approvalNumber(year, await nextApprovalSequence(tx, { organizationId, year }));
-    }
+    const answer = (on: Executor) =>
+      answerPendingReview(on, {
+        id: review.id,
+        status: input.status,
+        comments: input.comments,
+        reviewerId: actor.id,
+        reviewerName: actor.fullname,
+        // A delegate answers with the step's title: the card reads "Director", answered by the
+        // delegate on behalf of the director.
+        reviewerTitle: onBehalfOf
+          ? roleLabels[review.reviewer_role as ReviewerRole]
+          : roleLabels[actor.role],
+        onBehalfOf,
+      });
     const answeredChain = reviews.map((step) =>
       step.id === review.id ? { ...step, status: input.status } : step,
     );
-    await updateRequestStatus(tx, {
-      id: request.id,
+    let number: string | null = null;
+    const update = (on: Executor) =>
+      updateRequestStatus(on, {
+        id: request.id,
+        status: next.status,
+        nextReviewerRole: nextReviewerRole(next.status, answeredChain),
+        approvalNumber: number,
+        answeredBy: [actor.id],
+      });
+    const audit = (on: Executor) =>
+      recordAudit(on, {
+        organizationId,
+        actor: { id: actor.id, fullname: actor.fullname },
+        action: auditActionOf[input.status],
+        objectType: 'request',
+        objectId: request.id,
+        changes: {
+          step: { to: review.step },
+          ...changesBetween<AnswerFields>(
+            {
+              status: 'pending',
+              comments: '',
+              on_behalf_of: null,
+              current_status: request.current_status,
+              approval_number: request.approval_number,
+            },
+            {
+              status: input.status,
+              comments: input.comments,
+              on_behalf_of: onBehalfOf,
+              current_status: next.status,
+              approval_number: number ?? request.approval_number,
+            },
+            ['status', 'comments', 'on_behalf_of', 'current_status', 'approval_number'],
+          ),
+        },
+      });
+    const notify = (on: Executor) => notifyRequestReviewed(context, on, { requestId: request.id });
+    const readBack = (on: Executor) => readRequest(on, { organizationId, id: request.id });
+
+    // The answer goes out with the writes that follow from it (db/pipelined.ts), after the draw of
+    // the approval number on the last step. A review answered meanwhile updates no row: the
+    // transaction is then rolled back with everything sent beside it.
+    let response: RequestResponse | undefined;
+    if (next.status === 'approved') {
+      const year = yearIn(context.config.orgTimezone);
+      const [answered, sequence] = await pipelined(tx, [
+        answer,
+        (on) => nextApprovalSequence(on, { organizationId, year }),
+      ]);
+      if (!answered) throw new AppError('conflict', alreadyAnswered);
+      number = approvalNumber(year, sequence);
+      [, , , response] = await pipelined(tx, [update, audit, notify, readBack]);
+    } else {
+      let answered: Awaited<ReturnType<typeof answer>>;
+      [answered, , , , response] = await pipelined(tx, [answer, update, audit, notify, readBack]);
+      if (!answered) throw new AppError('conflict', alreadyAnswered);
+    }
+    if (!response) throw new Error(`request ${request.id} not found where it was just answered`);
+    return {
+      requestId: request.id,
+      budgetCode: request.budget_code,
       status: next.status,
-      nextReviewerRole: nextReviewerRole(next.status, answeredChain),
-      approvalNumber: number,
-      answeredBy: [actor.id],
-    });
-    await recordAudit(tx, {
-      organizationId,
-      actor: { id: actor.id, fullname: actor.fullname },
-      action: auditActionOf[input.status],
-      objectType: 'request',
-      objectId: request.id,
-      changes: {
-        step: { to: review.step },
-        ...changesBetween<AnswerFields>(
-          {
-            status: 'pending',
-            comments: '',
-            on_behalf_of: null,
-            current_status: request.current_status,
-            approval_number: request.approval_number,
-          },
-          {
-            status: input.status,
-            comments: input.comments,
-            on_behalf_of: onBehalfOf,
-            current_status: next.status,
-            approval_number: number ?? request.approval_number,
-          },
-          ['status', 'comments', 'on_behalf_of', 'current_status', 'approval_number'],
-        ),
-      },
-    });
-    await notifyRequestReviewed(context, tx, { requestId: request.id });
-    return { requestId: request.id, budgetCode: request.budget_code, status: next.status };
+      response,
+    };
   });
 
   context.events.publish(organizationId, 'request_updated', { request_id: outcome.requestId });
@@ -160,7 +190,5 @@ export async function answerReview(
   if (outcome.status === 'rejected' || outcome.status === 'request_edit') {
     context.events.publish(organizationId, 'budget_updated', { code: outcome.budgetCode });
   }
-  const request = await readRequest(context.db, { organizationId, id: outcome.requestId });
-  if (!request) throw new Error(`request ${outcome.requestId} vanished after its review`);
-  return request;
+  return outcome.response;
 }
