@@ -55,14 +55,23 @@ export async function pipelined<T extends readonly unknown[]>(
   let firstFailure: { error: unknown } | undefined;
   let answers: unknown[];
   try {
-    const settled = await Promise.allSettled(
-      reads.map((read) =>
+    // The steps' first statements are written to the socket as one: pg writes each statement's
+    // messages with a write of their own (a system call, `writev`, that wakes PostgreSQL),
+    // unless the socket is corked meanwhile.
+    const socket = streamOf(client);
+    socket.cork();
+    let running: Promise<unknown>[];
+    try {
+      running = reads.map((read) =>
         read(on).catch((error: unknown) => {
           firstFailure ??= { error };
           throw error;
         }),
-      ),
-    );
+      );
+    } finally {
+      socket.uncork();
+    }
+    const settled = await Promise.allSettled(running);
     answers = settled.map((result) => (result.status === 'fulfilled' ? result.value : undefined));
   } finally {
     switchable.pipeline = wasPipelined;
@@ -72,11 +81,26 @@ export async function pipelined<T extends readonly unknown[]>(
   return answers as never;
 }
 
+/** pg's socket of a connection (its `connection.stream`, not in pg's types). */
+function streamOf(client: pg.PoolClient): { cork(): void; uncork(): void } {
+  return (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } })
+    .connection.stream;
+}
+
+/** The handle built on each of the pools' connections, kept as long as the connection lives. */
+const handles = new WeakMap<pg.PoolClient, Transaction>();
+
 /**
  * A Drizzle handle on one connection taken from the pool, sharing the pool's dialect and so the
- * statements prepared once for it; built as Drizzle builds a transaction's, without its BEGIN.
+ * statements prepared once for it; built as Drizzle builds a transaction's, without its BEGIN,
+ * once a connection (building one builds a query builder for every table of the schema).
  */
 function handleOn(client: pg.PoolClient, parts: SessionParts): Transaction {
-  const session = new NodePgSession(client, parts.dialect, parts.schema, parts.options);
-  return new NodePgTransaction(parts.dialect, session, parts.schema) as unknown as Transaction;
+  let handle = handles.get(client);
+  if (!handle) {
+    const session = new NodePgSession(client, parts.dialect, parts.schema, parts.options);
+    handle = new NodePgTransaction(parts.dialect, session, parts.schema) as unknown as Transaction;
+    handles.set(client, handle);
+  }
+  return handle;
 }
