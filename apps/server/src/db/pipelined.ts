@@ -55,23 +55,14 @@ export async function pipelined<T extends readonly unknown[]>(
   let firstFailure: { error: unknown } | undefined;
   let answers: unknown[];
   try {
-    // The steps' first statements are written to the socket as one: pg writes each statement's
-    // messages with a write of their own (a system call, `writev`, that wakes PostgreSQL),
-    // unless the socket is corked meanwhile.
-    const socket = streamOf(client);
-    socket.cork();
-    let running: Promise<unknown>[];
-    try {
-      running = reads.map((read) =>
+    const settled = await Promise.allSettled(
+      reads.map((read) =>
         read(on).catch((error: unknown) => {
           firstFailure ??= { error };
           throw error;
         }),
-      );
-    } finally {
-      socket.uncork();
-    }
-    const settled = await Promise.allSettled(running);
+      ),
+    );
     answers = settled.map((result) => (result.status === 'fulfilled' ? result.value : undefined));
   } finally {
     switchable.pipeline = wasPipelined;
@@ -79,12 +70,6 @@ export async function pipelined<T extends readonly unknown[]>(
   }
   if (firstFailure) throw firstFailure.error;
   return answers as never;
-}
-
-/** pg's socket of a connection (its `connection.stream`, not in pg's types). */
-function streamOf(client: pg.PoolClient): { cork(): void; uncork(): void } {
-  return (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } })
-    .connection.stream;
 }
 
 /** The handle built on each of the pools' connections, kept as long as the connection lives. */
