@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import { budgets } from '../../db/schema.ts';
@@ -64,32 +64,20 @@ export type BudgetWithRoom = BudgetRow & { has_room: boolean };
  * (decision 0026). A submission locks its budget by code, so the lock can go out with the read of
  * its terms instead of waiting for that read's id (requests/service.ts).
  */
-const lockBudgetQuery = preparedOnce((db: Executor) =>
-  db
-    .select(budgetWithRoomColumns)
-    .from(budgets)
-    .where(
-      and(
-        eq(budgets.id, sql.placeholder('budgetId')),
-        eq(budgets.organization_id, sql.placeholder('organizationId')),
-      ),
-    )
-    .for('update')
-    .prepare('lock_budget'),
-);
+const lockedBudgetBy = (name: string, key: SQL) =>
+  preparedOnce((db: Executor) =>
+    db
+      .select(budgetWithRoomColumns)
+      .from(budgets)
+      .where(and(eq(budgets.organization_id, sql.placeholder('organizationId')), key))
+      .for('update')
+      .prepare(name),
+  );
 
-const lockBudgetByCodeQuery = preparedOnce((db: Executor) =>
-  db
-    .select(budgetWithRoomColumns)
-    .from(budgets)
-    .where(
-      and(
-        eq(budgets.organization_id, sql.placeholder('organizationId')),
-        eq(budgets.code, sql.placeholder('code')),
-      ),
-    )
-    .for('update')
-    .prepare('lock_budget_by_code'),
+const lockBudgetQuery = lockedBudgetBy('lock_budget', eq(budgets.id, sql.placeholder('budgetId')));
+const lockBudgetByCodeQuery = lockedBudgetBy(
+  'lock_budget_by_code',
+  eq(budgets.code, sql.placeholder('code')),
 );
 
 /**
