@@ -118,8 +118,8 @@ export async function answerReview(
     const answeredChain = reviews.map((step) =>
       step.id === review.id ? { ...step, status: input.status } : step,
     );
-    let number: string | null = null;
-    const update = (on: Executor) =>
+    // What the answer writes, given the approval number it carries (drawn on the last step only).
+    const update = (number: string | null) => (on: Executor) =>
       updateRequestStatus(on, {
         id: request.id,
         status: next.status,
@@ -127,7 +127,7 @@ export async function answerReview(
         approvalNumber: number,
         answeredBy: [actor.id],
       });
-    const audit = (on: Executor) =>
+    const audit = (number: string | null) => (on: Executor) =>
       recordAudit(on, {
         organizationId,
         actor: { id: actor.id, fullname: actor.fullname },
@@ -169,11 +169,17 @@ export async function answerReview(
         (on) => nextApprovalSequence(on, { organizationId, year }),
       ]);
       if (!answered) throw new AppError('conflict', alreadyAnswered);
-      number = approvalNumber(year, sequence);
-      [, , , response] = await pipelined(tx, [update, audit, notify, readBack]);
+      const number = approvalNumber(year, sequence);
+      [, , , response] = await pipelined(tx, [update(number), audit(number), notify, readBack]);
     } else {
       let answered: Awaited<ReturnType<typeof answer>>;
-      [answered, , , , response] = await pipelined(tx, [answer, update, audit, notify, readBack]);
+      [answered, , , , response] = await pipelined(tx, [
+        answer,
+        update(null),
+        audit(null),
+        notify,
+        readBack,
+      ]);
       if (!answered) throw new AppError('conflict', alreadyAnswered);
     }
     if (!response) throw new Error(`request ${request.id} not found where it was just answered`);
