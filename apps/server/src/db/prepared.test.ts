@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildStaffedOrganization,
@@ -15,6 +15,7 @@ import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { actorFromToken } from '../features/auth/session.ts';
 import {
   budgetChangelog,
+  budgetRequests,
   budgetHistory,
   findBudgetByCode,
   listBudgets,
@@ -127,6 +128,10 @@ describe('statements prepared under a name', () => {
         await findBudgetByCode(one, { organizationId: org.organizationId, code: org.budget.code }),
       ).toBeDefined();
       await budgetChangelog(one, org.budget.id);
+      // A budget's page of requests, everyone's (named) and one owner's (unnamed).
+      for (const ownerId of [undefined, org.staff.id]) {
+        await budgetRequests(one, { budgetId: org.budget.id, limit: 50, ownerId });
+      }
       for (const lock of [false, true]) {
         await findGrantsOf(one, {
           organizationId: org.organizationId,
@@ -144,8 +149,8 @@ describe('statements prepared under a name', () => {
       request_view: '{uuid,uuid}',
       // The session, the user and the organisation.
       actor_from_token: '{uuid,uuid,uuid}',
-      // The time zone where the statement names it (four times), the budget (four times).
-      budget_history: '{text,text,uuid,text,uuid,uuid,uuid,text}',
+      // The time zone where the statement names it (four times), the budget (three times).
+      budget_history: '{text,text,uuid,text,uuid,uuid,text}',
       // The request's or the retirement's id.
       request_notice: '{uuid}',
       retirement_notice: '{uuid}',
@@ -194,6 +199,8 @@ describe('statements prepared under a name', () => {
       // The organisation and the code.
       budget_by_code: '{uuid,text}',
       budget_changelog: '{uuid}',
+      // The budget and how many of its newest requests.
+      budget_requests: '{uuid,bigint}',
       // The organisation, the delegate and the day (twice).
       grants_of: '{uuid,uuid,date,date}',
       grants_of_locked: '{uuid,uuid,date,date}',
@@ -235,14 +242,17 @@ describe('statements prepared under a name', () => {
     const rolledBack = new Error('rolled back');
     try {
       await two.transaction(async (outer) => {
-        const [before] = (await budgetHistory(outer, { budgetId, timezone })).slice(-1);
-        // A second transaction, on the pool's other connection, changes the amount and reads the
-        // history: it must see its own change, so run on its own connection, not the outer one.
+        const before = await budgetHistory(outer, { budgetId, timezone });
+        // A second transaction, on the pool's other connection, dates the budget a year earlier
+        // and reads the history: it must see its own change, so run on its own connection, not
+        // the outer one.
         const inner = two.transaction(async (tx) => {
-          await tx.update(budgets).set({ amount: '123.00' }).where(eq(budgets.id, budgetId));
-          const [last] = (await budgetHistory(tx, { budgetId, timezone })).slice(-1);
-          expect(last?.amount).toBe('123.00');
-          expect(last?.amount).not.toBe(before?.amount);
+          await tx
+            .update(budgets)
+            .set({ created_at: sql`${budgets.created_at} - interval '1 year'` })
+            .where(eq(budgets.id, budgetId));
+          const after = await budgetHistory(tx, { budgetId, timezone });
+          expect(after.length).toBe(before.length + 12);
           throw rolledBack;
         });
         await expect(inner).rejects.toBe(rolledBack);

@@ -331,11 +331,13 @@ export const requests = pgTable(
     index('requests_next_reviewer_idx')
       .on(table.organization_id, table.next_reviewer_role, table.created_at, table.id)
       .where(sql`${table.is_latest} AND ${table.next_reviewer_role} IS NOT NULL`),
-    // amount_requested in the key lets a budget's committed sum be an index-only scan (bench/budgets.ts).
-    // Migration 0028 rebuilt it with INCLUDE (created_at, id), which drizzle cannot declare, so a
-    // budget's monthly history reads its requests off the index alone (issue 13).
-    index('requests_budget_status_idx')
-      .on(table.budget_id, table.current_status, table.amount_requested)
+    // A budget's requests, newest first: its detail's page of them is read off the index in order,
+    // with a heap page for each request shown and no sort (issue 13). Migration 0029 adds
+    // INCLUDE (current_status, amount_requested), which drizzle cannot declare, so a budget's
+    // committed sum (bench/budgets.ts), its request count and its monthly history read the index
+    // alone.
+    index('requests_budget_created_idx')
+      .on(table.budget_id, table.created_at.desc().nullsFirst(), table.id.desc().nullsFirst())
       .where(sql`${table.is_latest}`),
     // The earlier versions on a budget (a request resubmitted on another budget leaves its first
     // version here): they freeze the budget's terms as its newest versions do (budgets/queries.ts).

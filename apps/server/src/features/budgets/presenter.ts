@@ -106,12 +106,31 @@ export function presentBudgetRequest(row: BudgetRequestRow): BudgetRequestRespon
   };
 }
 
-/** Builds one month of the budget history. */
-export function presentHistoryPoint(row: BudgetHistoryRow): BudgetHistoryPoint {
-  return {
-    month: row.month,
-    amount: toAmount(row.amount),
-    committed: toAmount(row.committed),
-    spent: toAmount(row.spent),
-  };
+/**
+ * Builds the budget's history (budgetHistory's months, oldest first) with the amount in force at
+ * each month's end: the amount the newest change before that end left the budget with, or the
+ * budget's amount now when no such change came before it. `changes` is the budget's changelog,
+ * newest first, as budgetChangelog reads it; a deletion (no `after`) leaves no amount.
+ */
+export function presentHistory(
+  months: BudgetHistoryRow[],
+  changes: BudgetChangeRow[],
+  currentAmount: number,
+): BudgetHistoryPoint[] {
+  const oldestFirst = changes.filter((change) => change.after !== null).reverse();
+  let next = 0;
+  let amount: number | undefined;
+  return months.map((row) => {
+    for (; next < oldestFirst.length; next += 1) {
+      const change = oldestFirst[next]!;
+      if (change.created_at.getTime() >= row.ends_at) break;
+      amount = (change.after as BudgetSnapshot).amount;
+    }
+    return {
+      month: row.month,
+      amount: amount ?? currentAmount,
+      committed: toAmount(row.committed),
+      spent: toAmount(row.spent),
+    };
+  });
 }

@@ -47,7 +47,7 @@ export type BudgetChangeRow = typeof budgetChanges.$inferSelect;
 
 /**
  * Requests counted on a budget: the newest version of each (older versions are history), on
- * requests_budget_status_idx. Built with the query builder so the outer column stays qualified;
+ * requests_budget_created_idx alone. Built with the query builder so the outer column stays qualified;
  * `is_latest` in the text, as the index's predicate, not sent as a parameter (db/constants.ts):
  * the named budget_by_code reads it.
  */
@@ -93,7 +93,6 @@ const budgetByCodeQuery = preparedOnce((db: Executor) =>
     .prepare('budget_by_code'),
 );
 
-/** Number of requests on a budget (see requestCountQuery). */
 /** A budget of an organisation by id, without totals. */
 export async function findBudgetById(
   db: Executor,
@@ -106,6 +105,7 @@ export async function findBudgetById(
   return row;
 }
 
+/** Number of requests on a budget (see requestCountQuery). */
 export async function countBudgetRequests(db: Executor, budgetId: string): Promise<number> {
   const [row] = await requestCountQuery(db, budgetId);
   return row?.total ?? 0;
@@ -370,8 +370,10 @@ function selectBudgetRequests(db: Executor, where: SQL | undefined, limit: numbe
 
 /**
  * A budget detail's newest requests, everyone's or one owner's, built once per shape (issue 13).
- * Unnamed, so each call is planned for its budget: one budget has a few requests, another
- * hundreds of thousands.
+ * Everyone's is prepared under a name: requests_budget_created_idx gives them in order, so one plan
+ * serves a budget of a few requests and one of hundreds of thousands alike. One owner's is
+ * unnamed, so each call is planned for its budget and owner: the budget's index or the owner's,
+ * whichever holds fewer to pass over.
  */
 function prepareBudgetRequests(byOwner: boolean) {
   return preparedOnce((db: Executor) =>
@@ -379,11 +381,12 @@ function prepareBudgetRequests(byOwner: boolean) {
       db,
       and(
         eq(requests.budget_id, sql.placeholder('budgetId')),
-        eq(requests.is_latest, true),
+        // In the text, as the index's predicate, not sent as a parameter (db/constants.ts).
+        sql`${requests.is_latest}`,
         byOwner ? eq(requests.request_owner_id, sql.placeholder('ownerId')) : undefined,
       ),
       sql.placeholder('limit'),
-    ).prepare(''),
+    ).prepare(byOwner ? '' : 'budget_requests'),
   );
 }
 
@@ -412,7 +415,12 @@ const budgetChangelogQuery = preparedOnce((db: Executor) =>
     .prepare('budget_changelog'),
 );
 
-export type BudgetHistoryRow = { month: string; amount: string; committed: string; spent: string };
+/**
+ * One month of a budget's history: its first day's month (`YYYY-MM`), when it ends (epoch
+ * milliseconds, the next month's first instant in the organisation's time zone) and the running
+ * totals up to its end (NUMERIC text).
+ */
+export type BudgetHistoryRow = { month: string; ends_at: number; committed: string; spent: string };
 
 /**
  * The statement of budgetHistory, built once per pool and prepared under a name: it is raw SQL,
@@ -430,8 +438,7 @@ const budgetHistoryQuery = preparedOnce((db: Executor) => {
                date_trunc('month', ${budgets.created_at} AT TIME ZONE ${timezone}),
                date_trunc('month', now() AT TIME ZONE ${timezone}),
                interval '1 month'
-             ) AS start,
-             ${budgets.amount} AS current_amount
+             ) AS start
       FROM ${budgets}
       WHERE ${budgets.id} = ${budgetId}
     ),
@@ -440,8 +447,8 @@ const budgetHistoryQuery = preparedOnce((db: Executor) => {
       -- A request dated before the budget's first month (an import, the demo's back-dated rows) or
       -- after this one (a clock ahead) counts in the nearest month shown, so the last month's
       -- committed amount is the budget's own, as the balance panel beside the chart shows it.
-      -- Both sides are index-only scans by budget, joined by a hash (requests_budget_status_idx and
-      -- retirements_budget_approved_idx, migration 0028).
+      -- Both sides are index-only scans by budget, joined by a hash (requests_budget_created_idx
+      -- and retirements_budget_approved_idx, migrations 0028 and 0029).
       SELECT least(greatest(${requestMonth}, (SELECT min(start) FROM months)),
                    (SELECT max(start) FROM months)) AS start,
              sum(coalesce(retired.amount_spent, ${requests.amount_requested})) FILTER (WHERE ${inConstants(requests.current_status, committingStatuses)}) AS committed,
@@ -456,16 +463,7 @@ const budgetHistoryQuery = preparedOnce((db: Executor) => {
       GROUP BY 1
     )
     SELECT to_char(months.start, 'YYYY-MM') AS month,
-           coalesce(
-             (SELECT (${budgetChanges.after} ->> 'amount')::numeric
-              FROM ${budgetChanges}
-              WHERE ${budgetChanges.budget_id} = ${budgetId}
-                AND ${budgetChanges.after} IS NOT NULL
-                AND ${budgetChanges.created_at} < (months.start + interval '1 month') AT TIME ZONE ${timezone}
-              ORDER BY ${budgetChanges.created_at} DESC, ${budgetChanges.id} DESC
-              LIMIT 1),
-             months.current_amount
-           )::text AS amount,
+           (extract(epoch FROM (months.start + interval '1 month') AT TIME ZONE ${timezone}) * 1000)::bigint AS ends_at,
            coalesce(sum(spending.committed) OVER running, 0)::text AS committed,
            coalesce(sum(spending.spent) OVER running, 0)::text AS spent
     FROM months
@@ -477,9 +475,11 @@ const budgetHistoryQuery = preparedOnce((db: Executor) => {
 });
 
 /**
- * The budget month by month since its creation, in the organisation's time zone: the amount in
- * force at each month's end (from the changelog), and the running totals of requests raised up to
- * then that are committed and spent (approved). One SQL statement on indexed rows.
+ * The budget month by month since its creation, in the organisation's time zone: the running
+ * totals of requests raised up to each month's end that are committed and spent (approved). One
+ * SQL statement on indexed rows. The amount in force at each month's end comes from the changelog
+ * the detail reads beside it (presentHistory): looking it up here, once a month, was a third of
+ * the statement's cost (bench/results.md).
  */
 export async function budgetHistory(
   db: Executor,

@@ -49,7 +49,7 @@ import {
   presentBudget,
   presentBudgetChange,
   presentBudgetRequest,
-  presentHistoryPoint,
+  presentHistory,
 } from './presenter.ts';
 import {
   budgetChangelog,
@@ -183,7 +183,7 @@ export async function getBudget(
       requests: { ...presented.requests, data: requestRows.map(presentBudgetRequest) },
       has_prior_requests: hasPriorRequests,
       changelog: changes.map(presentBudgetChange),
-      history: history.map(presentHistoryPoint),
+      history: presentHistory(history, changes, presented.amount),
     },
   };
 }
