@@ -47,9 +47,9 @@ export type BudgetChangeRow = typeof budgetChanges.$inferSelect;
 
 /**
  * Requests counted on a budget: the newest version of each (older versions are history), on
- * requests_budget_created_idx alone. Built with the query builder so the outer column stays qualified;
- * `is_latest` in the text, as the index's predicate, not sent as a parameter (db/constants.ts):
- * the named budget_by_code reads it.
+ * requests_budget_created_idx alone. Built with the query builder so the outer column stays
+ * qualified; `is_latest` in the text, as the index's predicate, not sent as a parameter
+ * (db/constants.ts): the named budget_by_code reads it.
  */
 function requestCountQuery(db: Executor, budgetId: string | AnyPgColumn) {
   return db
