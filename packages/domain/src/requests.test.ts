@@ -19,6 +19,7 @@ import {
   latestExpenditureDay,
   nextReviewerRole,
   purposesMatching,
+  searchNamesOnly,
   requestFile,
   reviewerRank,
   reviewerTitle,
@@ -243,6 +244,40 @@ describe('approvalNumberSearchPrefix', () => {
         number.slice(0, length),
       );
     }
+  });
+});
+
+describe('searchNamesOnly', () => {
+  it.each(['zawadi lyimo', 'Neema', 'baraka coll', 'wner 0', 'ap 2026', 'zz'])(
+    '%j can only name people',
+    (term) => {
+      expect(searchNamesOnly(term)).toBe(true);
+    },
+  );
+
+  it.each(['MEALS', 'ccommo', 'travel', 'cash', 'ap-2026', 'AP', 'pa', 'a', '00042', '-', '26-0'])(
+    '%j may match a purpose or an approval number',
+    (term) => {
+      expect(searchNamesOnly(term)).toBe(false);
+    },
+  );
+
+  it('is false for every part of every approval number, in any case', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2000, max: 2100 }),
+        fc.integer({ min: 1, max: 9_999_999 }),
+        fc.nat(),
+        fc.nat(),
+        fc.boolean(),
+        (year, sequence, from, length, lower) => {
+          const number = approvalNumber(year, sequence);
+          const start = from % number.length;
+          const part = number.slice(start, start + 1 + (length % (number.length - start)));
+          expect(searchNamesOnly(lower ? part.toLowerCase() : part)).toBe(false);
+        },
+      ),
+    );
   });
 });
 

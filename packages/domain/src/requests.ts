@@ -205,6 +205,20 @@ export function purposesMatching(term: string): RequestCategory[] {
   );
 }
 
+/**
+ * Whether a search term can only name people: it is not the start of an approval number, names no
+ * purpose, and holds a character no approval number has (they hold A, P, digits and dashes), so of
+ * a list search's matches (purposesMatching) only owners' names can contain it.
+ */
+export function searchNamesOnly(term: string): boolean {
+  const trimmed = term.trim();
+  return (
+    approvalNumberSearchPrefix(trimmed) === null &&
+    purposesMatching(trimmed).length === 0 &&
+    !/^[ap\d-]*$/i.test(trimmed)
+  );
+}
+
 const datePattern = /^\d{4}-\d{2}-\d{2}$/;
 const dateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 

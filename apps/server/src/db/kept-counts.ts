@@ -1,5 +1,5 @@
 import type { StatusFilter } from '@imprest/domain/enums.ts';
-import { eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { eq, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from './client.ts';
 import type { PageWindow } from './first-page.ts';
@@ -69,7 +69,42 @@ async function statusCountsOf(
 ): Promise<StatusCounts> {
   if (rows.reduce((sum, row) => sum + row.rows, 0) > rowsToFold)
     await foldKeptCounts(db, counts, key);
+  return countsByStatus(rows);
+}
+
+function countsByStatus(rows: readonly KeptRow[]): StatusCounts {
   return Object.fromEntries(rows.map((row) => [row.status, Number(row.total)]));
+}
+
+/**
+ * Several keys' counts summed by status, as a column of a page (a name search's owners): `keys` is
+ * the SQL of an array of them. Read as they are: their rows are merged by each key's own reads.
+ */
+export function keptCountsOfKeysColumn(counts: KeptCounts, keys: SQL) {
+  return keptCountsColumn(counts, sql`ANY(${keys})`);
+}
+
+/**
+ * The counts keptCountsOfKeysColumn put on a page's first row, or read on their own for a page
+ * without rows (`undefined`).
+ */
+export async function keptCountsOfKeysOfPage(
+  db: Executor,
+  counts: KeptCounts,
+  keys: readonly string[],
+  carried: string | null | undefined,
+): Promise<StatusCounts> {
+  if (carried !== undefined) return countsByStatus(JSON.parse(carried ?? '[]') as KeptRow[]);
+  const rows = await db
+    .select({
+      status: sql<string>`${counts.status}`,
+      total: sql<string>`sum(${counts.count})`,
+      rows: sql<number>`count(*)::int`,
+    })
+    .from(counts.table)
+    .where(inArray(counts.key, [...keys]))
+    .groupBy(counts.status);
+  return countsByStatus(rows);
 }
 
 /**

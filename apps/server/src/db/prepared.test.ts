@@ -99,6 +99,9 @@ describe('statements prepared under a name', () => {
       // The lists of a staff member and of an organisation, in every status and in one; an
       // organisation's first page and a later one (db/first-page.ts).
       for (const status of ['all', 'pending'] as const) {
+        // A search of a name, which reads its owners' pages merged.
+        const named = { organizationId: org.organizationId, search: org.staff.fullname };
+        await listRequestPage(one, { ...named, status, page: 1, perPage: 10 });
         for (const list of [listRequestPage, listRetirementPage]) {
           await list(one, { ...owner, status, page: 1, perPage: 10 });
           for (const page of [1, 2]) {
@@ -196,6 +199,12 @@ describe('statements prepared under a name', () => {
       owner_retirements_page_by_status: '{uuid,uuid,text,uuid,uuid,text,bigint,bigint}',
       owner_retirement_count: '{uuid,uuid}',
       owner_retirement_count_by_status: '{uuid,uuid,text}',
+      // The organisation and the pattern of a name.
+      users_named: '{uuid,text}',
+      // A name search's owners' pages: the owners twice (their kept counts, their pages), the
+      // organisation (and the status), each owner's reach; the page's size and start.
+      named_owners_page: '{uuid[],uuid[],uuid,bigint,bigint,bigint}',
+      named_owners_page_by_status: '{uuid[],uuid[],uuid,text,bigint,bigint,bigint}',
       // The organisation and the code.
       budget_by_code: '{uuid,text}',
       budget_changelog: '{uuid}',

@@ -1,6 +1,6 @@
 import type { StatusFilter } from '@imprest/domain/enums.ts';
 import { isAwaitingReview } from '@imprest/domain/requests.ts';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import type { PageWindow } from '../../db/first-page.ts';
 import {
@@ -8,6 +8,8 @@ import {
   foldKeptCounts,
   keptCountsColumn,
   keptCountsOf,
+  keptCountsOfKeysColumn,
+  keptCountsOfKeysOfPage,
   keptCountsOfPage,
   pageWithKeptCounts,
   pageWithKeptCountsOf,
@@ -131,6 +133,23 @@ export function ownerRequestCountsOf(db: Executor, ownerId: string): Promise<Sta
  */
 export function ownerRequestCountsColumn() {
   return keptCountsColumn(ownerCounts, sql.placeholder('ownerId'));
+}
+
+/**
+ * Several owners' kept counts summed by status, as a column of a page (a name search's): `owners`
+ * is the SQL of their ids' array.
+ */
+export function ownersRequestCountsColumn(owners: SQL) {
+  return keptCountsOfKeysColumn(ownerCounts, owners);
+}
+
+/** Several owners' counts as their page's first row carries them (read anew for a page without rows). */
+export function ownersRequestCountsOfPage(
+  db: Executor,
+  owners: readonly string[],
+  carried: string | null | undefined,
+): Promise<StatusCounts> {
+  return keptCountsOfKeysOfPage(db, ownerCounts, owners, carried);
 }
 
 /** The owner's counts as their page's first row carries them (read anew for a page without rows). */

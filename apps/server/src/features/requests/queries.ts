@@ -6,6 +6,7 @@ import {
   approvalNumberSearchPrefix,
   purposesMatching,
   reviewerHierarchy,
+  searchNamesOnly,
 } from '@imprest/domain/requests.ts';
 import {
   and,
@@ -51,6 +52,8 @@ import {
   organizationRequestPageWithCounts,
   ownerRequestCountsColumn,
   ownerRequestCountsOfPage,
+  ownersRequestCountsColumn,
+  ownersRequestCountsOfPage,
   reviewQueueCountsColumns,
   reviewQueuePageWithTotal,
 } from './counts.ts';
@@ -305,21 +308,35 @@ export async function usersNamed(
   organizationId: string,
   term: string,
 ): Promise<string[]> {
-  const rows = await usersNamedQuery(db, organizationId, term);
+  const rows = await usersNamedStatement(db).execute({
+    organizationId,
+    pattern: containsPattern(term),
+  });
   return rows.map((row) => row.id);
 }
 
-function usersNamedQuery(db: Executor, organizationId: string, term: string) {
+function usersNamedQuery(
+  db: Executor,
+  organizationId: string | Placeholder,
+  pattern: string | Placeholder,
+) {
   return db
     .select({ id: users.id })
     .from(users)
     .where(
-      and(
-        eq(users.organization_id, organizationId),
-        sql`lower(${users.fullname}) LIKE ${containsPattern(term)}`,
-      ),
+      and(eq(users.organization_id, organizationId), sql`lower(${users.fullname}) LIKE ${pattern}`),
     );
 }
+
+/**
+ * usersNamed's statement, built once and prepared under a name: its plan, the trigrams of
+ * users_name_idx, is the same whatever the term, so PostgreSQL plans it once per connection.
+ */
+const usersNamedStatement = preparedOnce((db: Executor) =>
+  usersNamedQuery(db, sql.placeholder('organizationId'), sql.placeholder('pattern')).prepare(
+    'users_named',
+  ),
+);
 
 /**
  * What a search term matches (docs/decisions/0006): the start of an approval number
@@ -327,13 +344,14 @@ function usersNamedQuery(db: Executor, organizationId: string, term: string) {
  * (requests_org_purpose_idx), of the users whose name contains it (requests_owner_latest_idx), and
  * approval numbers containing it (the trigrams of requests_search_idx). `plannerSettings`
  * (set_config calls, for the transaction's later statements) is sent with the look-up, one round
- * trip fewer (issue 13).
+ * trip fewer (issue 13), or alone when the owners named were looked up before (`namedOwners`).
  */
 async function searchCondition(
   tx: Executor,
   filter: RequestFilter,
   term: string,
   plannerSettings: SQL,
+  namedOwners: readonly string[] | undefined,
 ): Promise<SQL> {
   const prefix = approvalNumberSearchPrefix(term);
   if (prefix) {
@@ -341,13 +359,18 @@ async function searchCondition(
     return sql`${requests.approval_number} LIKE ${`${prefix}%`}`;
   }
   const purposes = purposesMatching(term);
-  // A setting made in a statement does not change that statement's own plan: the look-up is
-  // planned as it would be alone.
-  const named = usersNamedQuery(tx, filter.organizationId, term);
-  const result = await tx.execute<{ owners: string[] }>(
-    sql`SELECT ${plannerSettings}, ARRAY(${named}) AS owners`,
-  );
-  const owners = result.rows[0]?.owners ?? [];
+  let owners = namedOwners;
+  if (owners) {
+    await tx.execute(sql`SELECT ${plannerSettings}`);
+  } else {
+    // A setting made in a statement does not change that statement's own plan: the look-up is
+    // planned as it would be alone.
+    const named = usersNamedQuery(tx, filter.organizationId, containsPattern(term));
+    const result = await tx.execute<{ owners: string[] }>(
+      sql`SELECT ${plannerSettings}, ARRAY(${named}) AS owners`,
+    );
+    owners = result.rows[0]?.owners ?? [];
+  }
   const alternatives = [sql`${approvalNumberText} LIKE ${containsPattern(term)}`];
   if (purposes.length > 0) alternatives.push(inArray(requests.purpose, purposes));
   if (owners.length > 0) alternatives.push(inArray(requests.request_owner_id, owners));
@@ -489,6 +512,26 @@ export async function listRequestPage(
 }
 
 /**
+ * A search's page and its total (docs/decisions/0006). A term that can only name people
+ * (searchNamesOnly), naming few enough of them, reads their pages merged (namedOwnersPage);
+ * naming nobody, it matches nothing; any other term reads its matches (searchMatches).
+ */
+async function searchRequestPage(
+  db: Executor,
+  filter: PageFilter & { search: string },
+): Promise<{ rows: RequestRecord[] } & RequestTotal> {
+  if (!searchNamesOnly(filter.search)) return searchMatches(db, filter);
+  const named = await usersNamed(db, filter.organizationId, filter.search);
+  const owners = filter.ownerId ? named.filter((id) => id === filter.ownerId) : named;
+  if (owners.length === 0) return { rows: [], total: 0, capped: false };
+  // The merged pages read up to owners × (the page's end) rows; the matches, up to the limit + 1.
+  if (owners.length * filter.page * filter.perPage > searchCountLimit + 1) {
+    return searchMatches(db, filter, owners);
+  }
+  return namedOwnersPage(db, filter, owners);
+}
+
+/**
  * A search, in two steps (docs/decisions/0006). First up to searchCountLimit + 1 matches, read
  * off the search indexes. Up to the limit they are all the matches: the total is exact, and the
  * page is cut from them and read by id. Past it the term is common, the total says `capped`, and
@@ -499,10 +542,13 @@ export async function listRequestPage(
  * stay in PostgreSQL (a CTE read twice, so computed once) and only the page's rows come back,
  * each carrying the count. An empty first page means no match; an empty later page (past the
  * last) counts the matches alone.
+ *
+ * `owners`: the users the term names, when they have been looked up already.
  */
-async function searchRequestPage(
+async function searchMatches(
   db: Executor,
   filter: PageFilter & { search: string },
+  owners?: readonly string[],
 ): Promise<{ rows: RequestRecord[] } & RequestTotal> {
   // Planner settings for this transaction's statements only (set_config(…, true) lasts to its end).
   const plannerSettings = (settings: string[]) =>
@@ -518,6 +564,7 @@ async function searchRequestPage(
       filter,
       filter.search,
       plannerSettings(['enable_seqscan']),
+      owners,
     );
     const where = and(...filterConditions(filter, search));
     const matches = tx.$with('matches').as(firstMatches(tx, where));
@@ -550,6 +597,63 @@ async function searchRequestPage(
     }
     return { rows, total, capped: false };
   });
+}
+
+/**
+ * A name search's page when the term can only name people (searchNamesOnly) and names few enough
+ * of them: each owner's newest requests read as their own list reads them
+ * (requests_owner_latest_idx, newest first, down to the page's end), merged, and cut to the page;
+ * the total from the owners' kept counts (migration 0016), carried by the page's rows. It reads
+ * at most owners × the page's end rows, where the matches are every request of the owners, each
+ * read to be counted and ordered (bench/results.md, 2026-12-07). [every status, one status],
+ * each planned once per connection.
+ */
+function prepareNamedOwnersPage(byStatus: boolean) {
+  return preparedOnce((db: Executor) => {
+    const owners = sql`${sql.placeholder('owners')}::uuid[]`;
+    const ownerPage = sql`
+      SELECT ${requests.id} AS id, ${requests.created_at} AS created_at
+      FROM ${requests}
+      WHERE ${requests.request_owner_id} = named.owner_id
+        AND ${requests.organization_id} = ${sql.placeholder('organizationId')}
+        AND ${requests.is_latest}
+        ${byStatus ? sql`AND ${requests.current_status} = ${sql.placeholder('status')}` : sql``}
+      ORDER BY ${sql.join(newestFirst, sql`, `)}
+      LIMIT ${sql.placeholder('reach')}`;
+    const pageIds = sql`
+      SELECT merged.id
+      FROM unnest(${owners}) AS named(owner_id) CROSS JOIN LATERAL (${ownerPage}) AS merged
+      ORDER BY merged.created_at DESC NULLS LAST, merged.id DESC
+      LIMIT ${sql.placeholder('limit')} OFFSET ${sql.placeholder('offset')}`;
+    return db
+      .select({ ...recordColumns, kept_counts: ownersRequestCountsColumn(owners) })
+      .from(requests)
+      .innerJoin(budgets, eq(budgets.id, requests.budget_id))
+      .where(sql`${requests.id} IN (${pageIds})`)
+      .orderBy(...newestFirst)
+      .prepare(byStatus ? 'named_owners_page_by_status' : 'named_owners_page');
+  });
+}
+const namedOwnersPageQueries = [
+  prepareNamedOwnersPage(false),
+  prepareNamedOwnersPage(true),
+] as const;
+
+async function namedOwnersPage(
+  db: Executor,
+  filter: PageFilter,
+  owners: readonly string[],
+): Promise<{ rows: RequestRecord[] } & RequestTotal> {
+  const values = pageValues(filter);
+  const rows = await namedOwnersPageQueries[filter.status === 'all' ? 0 : 1](db).execute({
+    ...values,
+    owners: [...owners],
+    reach: values.offset + values.limit,
+  });
+  const counts = await ownersRequestCountsOfPage(db, owners, rows[0]?.kept_counts);
+  const total = totalOf(counts, filter.status);
+  if (total > searchCountLimit) return { rows, total: searchCountLimit, capped: true };
+  return { rows, total, capped: false };
 }
 
 /** Up to searchCountLimit + 1 requests that match, in no order: all of them up to the limit. */
