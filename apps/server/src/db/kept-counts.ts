@@ -29,18 +29,22 @@ export function keptCountsOf(spec: KeptCountsTable) {
   return {
     ...spec,
     rowsOf: preparedOnce((db: Executor) =>
-      db
-        .select({
-          status: sql<string>`${spec.status}`,
-          total: sql<string>`sum(${spec.count})`,
-          rows: sql<number>`count(*)::int`,
-        })
-        .from(spec.table)
-        .where(eq(spec.key, sql.placeholder('key')))
-        .groupBy(spec.status)
-        .prepare(spec.name),
+      sumsByStatus(db, spec, eq(spec.key, sql.placeholder('key'))).prepare(spec.name),
     ),
   };
+}
+
+/** The kept rows `where` selects, summed by status, with how many rows each status has. */
+function sumsByStatus(db: Executor, spec: KeptCountsTable, where: SQL) {
+  return db
+    .select({
+      status: sql<string>`${spec.status}`,
+      total: sql<string>`sum(${spec.count})`,
+      rows: sql<number>`count(*)::int`,
+    })
+    .from(spec.table)
+    .where(where)
+    .groupBy(spec.status);
 }
 export type KeptCounts = ReturnType<typeof keptCountsOf>;
 
@@ -95,16 +99,7 @@ export async function keptCountsOfKeysOfPage(
   carried: string | null | undefined,
 ): Promise<StatusCounts> {
   if (carried !== undefined) return countsByStatus(JSON.parse(carried ?? '[]') as KeptRow[]);
-  const rows = await db
-    .select({
-      status: sql<string>`${counts.status}`,
-      total: sql<string>`sum(${counts.count})`,
-      rows: sql<number>`count(*)::int`,
-    })
-    .from(counts.table)
-    .where(inArray(counts.key, [...keys]))
-    .groupBy(counts.status);
-  return countsByStatus(rows);
+  return countsByStatus(await sumsByStatus(db, counts, inArray(counts.key, [...keys])));
 }
 
 /**
