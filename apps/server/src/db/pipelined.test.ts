@@ -53,6 +53,51 @@ describe('pipelined reads', () => {
     }
   });
 
+  it("writes the steps' first statements to the socket at once, in one write, and later ones as they come", async () => {
+    // A pool of one connection, whose socket is watched: every write that reaches it, and how
+    // many of pg's messages it carried.
+    const single = connect(t.databaseUrl, { max: 1 });
+    try {
+      const client = await single.$client.connect();
+      client.release();
+      type Watched = {
+        _write: (chunk: Buffer, encoding: string, done: () => void) => void;
+        _writev: (chunks: { chunk: Buffer }[], done: () => void) => void;
+      };
+      const socket = (client as unknown as { connection: { stream: Watched } }).connection.stream;
+      const writes: number[] = [];
+      const write = socket._write.bind(socket);
+      const writev = socket._writev.bind(socket);
+      socket._write = (chunk, encoding, done) => {
+        writes.push(1);
+        write(chunk, encoding, done);
+      };
+      socket._writev = (chunks, done) => {
+        writes.push(chunks.length);
+        writev(chunks, done);
+      };
+      const budgetId = org.budget.id;
+      const [answer, changes, later] = await pipelined(single, [
+        whoAnswers,
+        (on) => budgetChangelog(on, budgetId),
+        // A step's second statement follows its first's answer, in a write of its own.
+        async (on) => {
+          await on.execute(sql`SELECT 1`);
+          return on.execute<{ n: number }>(sql`SELECT 2 AS n`).then((r) => r.rows[0]?.n);
+        },
+      ]);
+      expect(answer.pipelined).toBe(true);
+      expect(changes.every((change) => change.budget_id === budgetId)).toBe(true);
+      expect(later).toBe(2);
+      // The three first statements in one write: two simple queries (one message each) and a
+      // prepared one (parse, bind, describe, execute, sync); then the fourth in a write of its own.
+      // Written as they came, they would be four writes.
+      expect(writes).toEqual([7, 1]);
+    } finally {
+      await single.$client.end();
+    }
+  });
+
   it('fails with the first error only once every read has ended, and the connection goes on working', async () => {
     let lateRead = false;
     const attempt = pipelined(pool, [

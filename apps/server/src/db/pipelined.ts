@@ -1,4 +1,5 @@
 import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres/session';
+import type { Writable } from 'node:stream';
 import pg from 'pg';
 import type { Database, Executor, Transaction } from './client.ts';
 
@@ -52,6 +53,7 @@ export async function pipelined<T extends readonly unknown[]>(
   const switchable = client as unknown as Switchable;
   const wasPipelined = switchable.pipeline;
   switchable.pipeline = true;
+  holdWrites(client);
   let firstFailure: { error: unknown } | undefined;
   let answers: unknown[];
   try {
@@ -70,6 +72,22 @@ export async function pipelined<T extends readonly unknown[]>(
   }
   if (firstFailure) throw firstFailure.error;
   return answers as never;
+}
+
+/** What holdWrites uses of pg's client: the socket its messages are written to. */
+type WithSocket = { connection: { stream: Writable } };
+
+/**
+ * Holds the connection's writes until the steps' first statements are all written, so that they
+ * leave in one system call and wake PostgreSQL once, instead of one `writev` each (issue 13: a
+ * quarter of a busy server's CPU samples were `writev`). A step's first statement is written
+ * after a few promise hops inside Drizzle: the microtask checkpoint drains them all before the
+ * tick queued from a microtask runs, and that tick lets the writes go.
+ */
+function holdWrites(client: pg.PoolClient): void {
+  const { stream } = (client as unknown as WithSocket).connection;
+  stream.cork();
+  queueMicrotask(() => process.nextTick(() => stream.uncork()));
 }
 
 /** The handle built on each of the pools' connections, kept as long as the connection lives. */
