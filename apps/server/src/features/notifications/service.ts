@@ -285,19 +285,52 @@ export async function notifyRequestReviewed(
   const notice = await loadRequest(tx, options.requestId);
   const decision = requestDecisionKind(notice.status);
   if (!decision) return queueReviewers(context, tx, requestTarget(notice), pendingStep(notice));
-  await queueNotices(
-    tx,
-    ownerNotice(notice.owner, () => ({
-      kind: decision,
-      key: notificationKey('request', notice.id, decision),
-      email: requestDecisionEmail({
-        appUrl: context.config.appUrl,
-        facts: factsOf(notice),
-        decision: requestDecisions[decision],
-        comments: decisionComments(notice),
-      }),
-    })),
-  );
+  await queueNotices(tx, decisionNotices(context, notice, decision));
+}
+
+/** The owner's e-mail of a request's decision (none once the owner is deleted). */
+function decisionNotices(
+  context: AppContext,
+  notice: RequestNotice,
+  decision: keyof typeof requestDecisions,
+): Notice[] {
+  return ownerNotice(notice.owner, () => ({
+    kind: decision,
+    key: notificationKey('request', notice.id, decision),
+    email: requestDecisionEmail({
+      appUrl: context.config.appUrl,
+      facts: factsOf(notice),
+      decision: requestDecisions[decision],
+      comments: decisionComments(notice),
+    }),
+  }));
+}
+
+/**
+ * For the reviews service, on a request's last step, in the transaction that answered it: the
+ * request as its e-mails describe it, read after the answer but before the approval number is
+ * drawn, so that the read does not wait under the organisation's sequence lock (issue 13).
+ */
+export async function readRequestNotice(tx: Executor, requestId: string): Promise<RequestNotice> {
+  return loadRequest(tx, requestId);
+}
+
+/**
+ * For the reviews service, after readRequestNotice and the draw: the owner hears that the
+ * request was approved, with the number just drawn (the notice was read before the request's
+ * update wrote both). The same e-mail notifyRequestReviewed sends, one round trip sooner.
+ */
+export async function notifyRequestApproved(
+  context: AppContext,
+  tx: Executor,
+  options: { notice: RequestNotice; approvalNumber: string },
+): Promise<void> {
+  const notice = {
+    ...options.notice,
+    status: 'approved',
+    approvalNumber: options.approvalNumber,
+  };
+  await queueNotices(tx, decisionNotices(context, notice, 'request_approved'));
 }
 
 /** For the retirements service, inside the attach transaction: the owner learns the due date. */

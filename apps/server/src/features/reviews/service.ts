@@ -20,7 +20,11 @@ import type { Actor } from '../../lib/authenticate.ts';
 import { AppError } from '../../lib/errors.ts';
 import { recordAudit } from '../audit/record.ts';
 import { findGrantsOf } from '../delegations/queries.ts';
-import { notifyRequestReviewed } from '../notifications/service.ts';
+import {
+  notifyRequestApproved,
+  notifyRequestReviewed,
+  readRequestNotice,
+} from '../notifications/service.ts';
 import { lockRequest, updateRequestStatus } from '../requests/queries.ts';
 import { readRequest } from '../requests/service.ts';
 import type { Executor } from '../../db/client.ts';
@@ -163,14 +167,23 @@ export async function answerReview(
     // transaction is then rolled back with everything sent beside it.
     let response: RequestResponse | undefined;
     if (next.status === 'approved') {
+      // The organisation's sequence row is locked from the draw to the commit, where final
+      // approvals of one organisation queue (decision 0022): the owner's notice is read before
+      // it, with the answer, so only the writes and the commit follow the draw.
       const year = yearIn(context.config.orgTimezone);
-      const [answered, sequence] = await pipelined(tx, [
+      const [answered, notice, sequence] = await pipelined(tx, [
         answer,
+        (on) => readRequestNotice(on, request.id),
         (on) => nextApprovalSequence(on, { organizationId, year }),
       ]);
       if (!answered) throw new AppError('conflict', alreadyAnswered);
       const number = approvalNumber(year, sequence);
-      [, , , response] = await pipelined(tx, [update(number), audit(number), notify, readBack]);
+      [, , , response] = await pipelined(tx, [
+        update(number),
+        audit(number),
+        (on) => notifyRequestApproved(context, on, { notice, approvalNumber: number }),
+        readBack,
+      ]);
     } else {
       let answered: Awaited<ReturnType<typeof answer>>;
       [answered, , , , response] = await pipelined(tx, [
