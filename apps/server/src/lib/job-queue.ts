@@ -92,3 +92,19 @@ export async function sendJobs(
     { db: jobDatabase(db) },
   );
 }
+
+/**
+ * Deletes jobs not yet taken, by id, in the caller's transaction: jobs sent beside writes that
+ * turned out to need none (a repeated e-mail's, lib/mailer.ts).
+ */
+export async function withdrawJobs(db: Executor, queue: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.execute(
+    sql`DELETE FROM ${sql.identifier(jobSchema)}.job
+        WHERE name = ${queue} AND state = 'created'
+          AND id IN (${sql.join(
+            ids.map((id) => sql`${id}::uuid`),
+            sql`, `,
+          )})`,
+  );
+}

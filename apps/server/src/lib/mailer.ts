@@ -9,7 +9,8 @@ import type { AppContext } from '../context.ts';
 import type { Executor } from '../db/client.ts';
 import { preparedInsert } from '../db/prepared-insert.ts';
 import { emailOutbox } from '../db/schema.ts';
-import { sendJobs } from './job-queue.ts';
+import { pipelined } from '../db/pipelined.ts';
+import { sendJobs, withdrawJobs } from './job-queue.ts';
 import { redactSecrets, secretInUrlPattern } from './redact.ts';
 
 /** What the mailer writes to: Fastify's request logger or the job runner's pino. */
@@ -58,45 +59,66 @@ const insertOutboxRows = preparedInsert<
     .returning({ id: emailOutbox.id, key: emailOutbox.idempotency_key }),
 );
 
-/** queueEmail for many, with multi-row INSERTs; answers the ids in the order given. */
+/**
+ * queueEmail for many, with multi-row INSERTs; answers the ids in the order given. Each row's id
+ * is made here and its job carries it, so the rows and their jobs go out together, one round trip
+ * (db/pipelined.ts; issue 13: in a final approval it is one round trip fewer under the
+ * organisation's sequence lock, docs/decisions/0051). A repeated key creates no row: the job sent
+ * beside it is taken back in the same transaction, and the existing row's id is answered.
+ */
 export async function queueEmails(db: Executor, emails: Email[]): Promise<string[]> {
   if (emails.length === 0) return [];
-  const keyed = emails.map((email) => ({ ...email, key: email.idempotencyKey ?? randomUUID() }));
-  const inserted: string[] = [];
-  const idOfKey = new Map<string, string>();
+  const keyed = emails.map((email) => ({
+    ...email,
+    id: randomUUID(),
+    key: email.idempotencyKey ?? randomUUID(),
+  }));
+  const created = new Set<string>();
   for (let start = 0; start < keyed.length; start += insertChunk) {
-    const rows = await insertOutboxRows(
-      db,
-      keyed.slice(start, start + insertChunk).map((email) => ({
-        organization_id: email.organizationId,
-        to_address: email.to,
-        subject: email.subject,
-        body: email.body,
-        html: email.html ?? null,
-        kind: email.kind ?? 'other',
-        idempotency_key: email.key,
-      })),
-    );
-    for (const row of rows) {
-      inserted.push(row.id);
-      idOfKey.set(row.key, row.id);
-    }
+    const chunk = keyed.slice(start, start + insertChunk);
+    const [rows] = await pipelined(db, [
+      (on) =>
+        insertOutboxRows(
+          on,
+          chunk.map((email) => ({
+            id: email.id,
+            organization_id: email.organizationId,
+            to_address: email.to,
+            subject: email.subject,
+            body: email.body,
+            html: email.html ?? null,
+            kind: email.kind ?? 'other',
+            idempotency_key: email.key,
+          })),
+        ),
+      (on) =>
+        sendJobs(
+          on,
+          emailQueue,
+          chunk.map((email) => ({ id: email.id, data: { id: email.id } })),
+        ),
+    ]);
+    for (const row of rows) created.add(row.id);
   }
-  // Only new rows get a job: a repeated key means the event was queued already.
-  await sendJobs(
+  const repeated = keyed.filter((email) => !created.has(email.id));
+  if (repeated.length === 0) return keyed.map((email) => email.id);
+  await withdrawJobs(
     db,
     emailQueue,
-    inserted.map((id) => ({ id, data: { id } })),
+    repeated.map((email) => email.id),
   );
-  const repeated = keyed.map((email) => email.key).filter((key) => !idOfKey.has(key));
-  if (repeated.length > 0) {
-    const existing = await db
-      .select({ id: emailOutbox.id, key: emailOutbox.idempotency_key })
-      .from(emailOutbox)
-      .where(inArray(emailOutbox.idempotency_key, repeated));
-    for (const row of existing) idOfKey.set(row.key, row.id);
-  }
+  const existing = await db
+    .select({ id: emailOutbox.id, key: emailOutbox.idempotency_key })
+    .from(emailOutbox)
+    .where(
+      inArray(
+        emailOutbox.idempotency_key,
+        repeated.map((email) => email.key),
+      ),
+    );
+  const idOfKey = new Map(existing.map((row) => [row.key, row.id]));
   return keyed.map((email) => {
+    if (created.has(email.id)) return email.id;
     const id = idOfKey.get(email.key);
     if (!id) throw new Error(`outbox row of ${email.key} missing`);
     return id;

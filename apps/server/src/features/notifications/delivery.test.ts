@@ -74,6 +74,14 @@ async function jobCount(ids: string[]): Promise<number> {
   return (result.rows[0] as { n: number }).n;
 }
 
+/** Every send-email job, whatever its id. */
+async function allJobCount(): Promise<number> {
+  const result = await t.db.$client.query(
+    `SELECT count(*)::int AS n FROM ${jobSchema}.job WHERE name = 'send-email'`,
+  );
+  return (result.rows[0] as { n: number }).n;
+}
+
 function receivedBy(address: string): number {
   return smtp.received.filter((email) => email.to.includes(address)).length;
 }
@@ -101,8 +109,11 @@ describe('the e-mail queue', () => {
 
   it('keeps one row and one job for the same idempotency key queued twice', async () => {
     const first = await queued('twice@example.test', 'event.twice');
+    const jobsBefore = await allJobCount();
     const again = await queued('twice@example.test', 'event.twice');
     expect(again).toBe(first);
+    // The job sent beside the second INSERT was taken back with it.
+    expect(await allJobCount()).toBe(jobsBefore);
     const rows = await t.db
       .select()
       .from(emailOutbox)
