@@ -172,6 +172,20 @@ describe('the load report', () => {
     );
   });
 
+  it('says how the builds shared each call: one after the other, or taking turns in rounds', () => {
+    const call = row('requests, staff mode', 'read', load(1_250, 40), [0.9, 0.4, 0.1], 2, {
+      baseline: load(1_000, 50),
+      baselineCpu: { server: 0.9, postgres: 0.5, bench: 0.1 },
+    });
+    const beside = { ...reportContext, compareEntry: '/base/dist/main.js' };
+    expect(formatReport([call], beside)).toContain(
+      'on the same database, each call driven against both builds one after the other):',
+    );
+    expect(formatReport([call], { ...beside, rounds: 5 })).toContain(
+      "on the same database, each call's 10 s cut into 5 rounds in which the two builds take turns, the one that went second going first in the next):",
+    );
+  });
+
   it("says at which LOG_LEVEL the servers ran, the baseline's when it differs", () => {
     const call = row('validate-token', 'read', load(5_000), [0.9, 0.4, 0.2], 1);
     expect(formatReport([call], reportContext)).toContain(

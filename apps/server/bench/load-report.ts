@@ -63,10 +63,19 @@ export type ReportContext = {
   isLedgerExact: boolean;
   ledgerChecked: number;
   compareEntry: string | null;
+  /** BENCH_ROUNDS: how many turns each build took at each call beside the baseline (1 by default). */
+  rounds?: number;
   repoRoot: string;
   /** The servers' LOG_LEVEL: this build's, and the baseline's when it differs. */
   logLevel: { server: string; baseline?: string };
 };
+
+/** How the two builds shared each call's time beside the baseline (BENCH_ROUNDS). */
+function turnsOf(context: ReportContext): string {
+  const rounds = context.rounds ?? 1;
+  if (rounds === 1) return 'each call driven against both builds one after the other';
+  return `each call's ${context.durationSeconds} s cut into ${rounds} rounds in which the two builds take turns, the one that went second going first in the next`;
+}
 
 /** The targets a call missed: rate, p99, driver, errors. */
 export function missesOf(row: Row): string[] {
@@ -246,7 +255,7 @@ export function formatReport(rows: Row[], context: ReportContext): string {
   const compared = rows.filter((row) => row.baseline);
   if (compared.length > 0) {
     lines.push(
-      `Beside the baseline (BENCH_COMPARE=${path.relative(context.repoRoot, context.compareEntry ?? '')}, on the same database, each call driven against both builds one after the other):`,
+      `Beside the baseline (BENCH_COMPARE=${path.relative(context.repoRoot, context.compareEntry ?? '')}, on the same database, ${turnsOf(context)}):`,
       '',
       '| call | baseline req/s | this build req/s | change | p99 ms baseline → this build | CPU ms a call, server + PostgreSQL: baseline → this build | errors baseline / this build |',
       '|---|---:|---:|---:|---|---|---|',

@@ -74,6 +74,16 @@ const compareLogLevel = process.env.BENCH_COMPARE_LOG_LEVEL || logLevel;
 for (const level of [logLevel, compareLogLevel]) {
   if (!logLevels.includes(level)) throw new Error(`BENCH_LOG_LEVEL must be one of ${logLevels}`);
 }
+/**
+ * BENCH_ROUNDS: with BENCH_COMPARE, each call's time is cut into this many rounds, and the two builds
+ * take turns within each round, the one that went second going first in the next. A machine whose
+ * speed drifts within a minute (seen: ±15 %) then meets both builds alike; with one round, each
+ * build has the call's whole time, one after the other. 1 by default.
+ */
+const rounds = Number(process.env.BENCH_ROUNDS ?? '1');
+if (!(Number.isInteger(rounds) && rounds >= 1 && rounds <= 20)) {
+  throw new Error('BENCH_ROUNDS must be a whole number from 1 to 20');
+}
 /** Distinct targets prepared for each write: enough for the target rate, with room. */
 const writeTargets = Math.ceil(targets.writeRate * durationSeconds * 1.5);
 const seedTargetSeconds = 180;
@@ -161,7 +171,7 @@ async function hammer(
   next?: (i: number) => Partial<Shot> | null,
   amount?: number,
   seconds = durationSeconds,
-): Promise<Load & { firstError?: string }> {
+): Promise<Slice> {
   const latencies: number[] = [];
   let counter = 0;
   let firstError: string | undefined;
@@ -219,17 +229,71 @@ async function hammer(
   const timer = amount ? setTimeout(() => instance?.stop(), seconds * 1000) : undefined;
   const result = await finished;
   clearTimeout(timer);
-  latencies.sort((a, b) => a - b);
-  const count = result.requests.total;
   return {
-    rate: (count * 1000) / Math.max(lastAnswerAt - startedAt, 1),
-    p50: percentile(latencies, 0.5),
-    p95: percentile(latencies, 0.95),
-    p99: percentile(latencies, 0.99),
-    count,
+    latencies,
+    seconds: Math.max(lastAnswerAt - startedAt, 1) / 1000,
     errors: result.non2xx + result.errors + result.timeouts,
     ...(firstError ? { firstError } : {}),
   };
+}
+
+/** One stretch of load on one build: every answer's time, how long it lasted, what failed. */
+type Slice = { latencies: number[]; seconds: number; errors: number; firstError?: string };
+
+/** A stretch of load with the cores each side used meanwhile. */
+type Measured = { value: Slice; cpu: CpuShare };
+
+/** The load of one or more stretches on one build, as one: its rate over their time together. */
+function loadOf(slices: Slice[]): Load & { firstError?: string } {
+  const latencies = slices.flatMap((slice) => slice.latencies).sort((a, b) => a - b);
+  const seconds = slices.reduce((sum, slice) => sum + slice.seconds, 0);
+  const firstError = slices.find((slice) => slice.firstError)?.firstError;
+  return {
+    rate: latencies.length / seconds,
+    p50: percentile(latencies, 0.5),
+    p95: percentile(latencies, 0.95),
+    p99: percentile(latencies, 0.99),
+    count: latencies.length,
+    errors: slices.reduce((sum, slice) => sum + slice.errors, 0),
+    ...(firstError ? { firstError } : {}),
+  };
+}
+
+/** Stretches measured with measureCpu, as one: the cores weighed by each stretch's time. */
+function merged(measured: Measured[]): { value: Load & { firstError?: string }; cpu: CpuShare } {
+  const seconds = measured.reduce((sum, part) => sum + part.value.seconds, 0);
+  const share = (side: keyof CpuShare) =>
+    measured.reduce((sum, part) => sum + part.cpu[side] * part.value.seconds, 0) / seconds;
+  return {
+    value: loadOf(measured.map((part) => part.value)),
+    cpu: { server: share('server'), postgres: share('postgres'), bench: share('bench') },
+  };
+}
+
+/**
+ * Drives a call against this build and, with BENCH_COMPARE, the baseline, in BENCH_ROUNDS rounds
+ * of equal time, the builds taking turns (see `rounds`); `baselineFirst` says who opens round one.
+ */
+async function takingTurns(
+  builds: { server: ServerProcess; baseline: ServerProcess | null },
+  baselineFirst: boolean,
+  stretch: (target: ServerProcess, seconds: number) => Promise<Measured>,
+): Promise<{
+  server: ReturnType<typeof merged>;
+  baseline?: ReturnType<typeof merged>;
+}> {
+  const { server, baseline } = builds;
+  const turns = baseline ? rounds : 1;
+  const seconds = durationSeconds / turns;
+  const ours: Measured[] = [];
+  const theirs: Measured[] = [];
+  for (let round = 0; round < turns; round += 1) {
+    const theirsFirst = baseline !== null && (round % 2 === 0) === baselineFirst;
+    if (baseline && theirsFirst) theirs.push(await stretch(baseline, seconds));
+    ours.push(await stretch(server, seconds));
+    if (baseline && !theirsFirst) theirs.push(await stretch(baseline, seconds));
+  }
+  return { server: merged(ours), ...(theirs.length > 0 ? { baseline: merged(theirs) } : {}) };
 }
 
 const statementNames = new Map<string, string>();
@@ -330,7 +394,7 @@ async function measureBare(
   const { id } = (await response.json()) as { id: number };
   const shot: Shot = { method: 'GET', path: `calls/${id}`, headers: {} };
   await hammer(bare.url, shot, undefined, undefined, 1);
-  return hammer(bare.url, shot);
+  return loadOf([await hammer(bare.url, shot)]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -726,19 +790,22 @@ async function benchmark(
               }),
             })
           : undefined;
-      const measure = async (target: ServerProcess) => {
-        // One second of warm-up (JIT, caches, pool connections), not counted.
-        await hammer(target.url, { ...read.shot, headers }, signInBody, undefined, 1);
-        return measureCpu(target.pid, () =>
-          hammer(target.url, { ...read.shot, headers }, signInBody),
-        );
-      };
+      // One second of warm-up each (JIT, caches, pool connections), not counted.
+      for (const target of [server, baseline]) {
+        if (target) await hammer(target.url, { ...read.shot, headers }, signInBody, undefined, 1);
+      }
       // With a baseline, each build goes first every other call, so neither always meets the
       // warmer cache.
-      const baselineFirst = baseline !== null && rows.length % 2 === 1;
-      const first = baseline && baselineFirst ? await measure(baseline) : undefined;
-      const { value: api, cpu } = await measure(server);
-      const before = first ?? (baseline ? await measure(baseline) : undefined);
+      const turns = await takingTurns(
+        { server, baseline },
+        rows.length % 2 === 1,
+        (target, seconds) =>
+          measureCpu(target.pid, () =>
+            hammer(target.url, { ...read.shot, headers }, signInBody, undefined, seconds),
+          ),
+      );
+      const { value: api, cpu } = turns.server;
+      const before = turns.baseline;
       const driver = await drive(driverPool, replay.statements, replay.inTransaction);
       const bareLoad = await measureBare(bare, replay);
       rows.push({
@@ -945,17 +1012,19 @@ async function benchmark(
 
   for (const write of writes) {
     if (!callFilter.test(write.name)) continue;
-    // A baseline gets the targets the first run left: distinct ones, never answered twice. The
-    // first of two runs gets at most half of them, so the second is not left without (one
-    // organisation's final approvals run out within one run).
+    // Each stretch gets the targets the ones before it left: distinct ones, never answered twice.
+    // With a baseline, a stretch gets at most its share of them, so the last is not left without
+    // (one organisation's final approvals run out within one run).
     let handedOut = 0;
+    const stretches = baseline ? 2 * rounds : 1;
     const targetsFor = (offset: number): number | undefined => {
       if (write.amount === undefined) return undefined;
-      const share = baseline && offset === 0 ? Math.ceil(write.amount / 2) : write.amount - offset;
+      const share = Math.min(Math.ceil(write.amount / stretches), write.amount - offset);
       return Math.max(1, share);
     };
-    const run = (target: ServerProcess, offset: number) =>
-      measureCpu(target.pid, () =>
+    const run = (target: ServerProcess, seconds: number) => {
+      const offset = handedOut;
+      return measureCpu(target.pid, () =>
         hammer(
           target.url,
           write.shot,
@@ -964,13 +1033,14 @@ async function benchmark(
             return write.next(offset + i);
           },
           targetsFor(offset),
+          seconds,
         ),
       );
+    };
     // With a baseline, each build goes first every other write, as with the reads.
-    const baselineFirst = baseline !== null && rows.length % 2 === 1;
-    const first = baseline && baselineFirst ? await run(baseline, 0) : undefined;
-    const { value: api, cpu } = await run(server, first ? handedOut : 0);
-    const before = first ?? (baseline ? await run(baseline, handedOut) : undefined);
+    const turns = await takingTurns({ server, baseline }, rows.length % 2 === 1, run);
+    const { value: api, cpu } = turns.server;
+    const before = turns.baseline;
     const ranOut = write.amount !== undefined && handedOut >= write.amount;
     rows.push({
       name: write.name,
@@ -1033,6 +1103,7 @@ async function benchmark(
     isLedgerExact,
     ledgerChecked: ledger?.checked ?? 0,
     compareEntry,
+    rounds,
     repoRoot,
     logLevel: { server: logLevel, ...(compareEntry ? { baseline: compareLogLevel } : {}) },
   });
