@@ -199,7 +199,12 @@ function ownerNotice(
   return owner ? [{ recipient: owner, ...build(owner) }] : [];
 }
 
-async function loadRequest(tx: Executor, requestId: string): Promise<RequestNotice> {
+/**
+ * A request as its e-mails describe it. The reviews service also reads it on a request's last
+ * step, after the answer but before the approval number is drawn, so that the read does not wait
+ * under the organisation's sequence lock (issue 13, then notifyRequestApproved).
+ */
+export async function readRequestNotice(tx: Executor, requestId: string): Promise<RequestNotice> {
   const notice = await findRequestNotice(tx, requestId);
   if (!notice) throw new Error(`request ${requestId} not found for its notifications`);
   return notice;
@@ -263,7 +268,7 @@ export async function notifyRequestSubmitted(
   tx: Executor,
   options: { requestId: string },
 ): Promise<void> {
-  const notice = await loadRequest(tx, options.requestId);
+  const notice = await readRequestNotice(tx, options.requestId);
   await queueReviewers(context, tx, requestTarget(notice), 1);
 }
 
@@ -282,7 +287,7 @@ export async function notifyRequestReviewed(
   tx: Executor,
   options: { requestId: string },
 ): Promise<void> {
-  const notice = await loadRequest(tx, options.requestId);
+  const notice = await readRequestNotice(tx, options.requestId);
   const decision = requestDecisionKind(notice.status);
   if (!decision) return queueReviewers(context, tx, requestTarget(notice), pendingStep(notice));
   await queueNotices(tx, decisionNotices(context, notice, decision));
@@ -304,15 +309,6 @@ function decisionNotices(
       comments: decisionComments(notice),
     }),
   }));
-}
-
-/**
- * For the reviews service, on a request's last step, in the transaction that answered it: the
- * request as its e-mails describe it, read after the answer but before the approval number is
- * drawn, so that the read does not wait under the organisation's sequence lock (issue 13).
- */
-export async function readRequestNotice(tx: Executor, requestId: string): Promise<RequestNotice> {
-  return loadRequest(tx, requestId);
 }
 
 /**
