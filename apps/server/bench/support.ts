@@ -9,7 +9,6 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Logger as QueryLogger } from 'drizzle-orm/logger';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
@@ -18,7 +17,6 @@ import { readConfig } from '../src/config.ts';
 import type { AppContext } from '../src/context.ts';
 import { connect, migrateDatabase, type Database } from '../src/db/client.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded.ts';
-import * as schema from '../src/db/schema.ts';
 import { startSession } from '../src/features/auth/session.ts';
 import { signToken } from '../src/features/auth/tokens.ts';
 import { installJobQueues } from '../src/features/jobs/worker.ts';
@@ -204,10 +202,10 @@ export async function withDatabase<T>(
 ): Promise<T> {
   const database = await startDatabase();
   try {
-    const pooled = connect(database.url, { max: options.poolSize ?? 4 });
-    const db = options.queryLogger
-      ? (drizzle(pooled.$client, { schema, logger: options.queryLogger }) as Database)
-      : pooled;
+    const db = connect(database.url, {
+      max: options.poolSize ?? 4,
+      logger: options.queryLogger,
+    });
     try {
       await migrateDatabase(db);
       await installJobQueues(database.url);

@@ -1,9 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
+import type { Logger } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema.ts';
+import { runTransaction } from './transaction.ts';
 import { serverRoot } from '../paths.ts';
 
 export type Database = NodePgDatabase<typeof schema> & { $client: pg.Pool };
@@ -39,10 +41,10 @@ export function withTransactionHook<T>(hook: TransactionHook, work: () => T): T 
  */
 export const connectionTimeoutMs = 15_000;
 
-/** Opens a pool on a PostgreSQL URL. */
+/** Opens a pool on a PostgreSQL URL; `logger` sees every statement Drizzle sends (the benchmarks'). */
 export function connect(
   url: string,
-  options: { max?: number; connectionTimeoutMs?: number } = {},
+  options: { max?: number; connectionTimeoutMs?: number; logger?: Logger } = {},
 ): Database {
   const pool = new pg.Pool({
     connectionString: url,
@@ -50,8 +52,9 @@ export function connect(
     connectionTimeoutMillis: options.connectionTimeoutMs ?? connectionTimeoutMs,
   });
   pool.on('error', () => undefined); // idle clients that lose their server are replaced on next use
-  const db = drizzle(pool, { schema }) as Database;
-  const transaction = db.transaction.bind(db);
+  const db = drizzle(pool, { schema, logger: options.logger }) as Database;
+  // Ours rather than Drizzle's: its BEGIN goes out with its first statements (db/transaction.ts).
+  const transaction: Database['transaction'] = (work, config) => runTransaction(db, work, config);
   db.transaction = (async (work, config) => {
     const hook = transactionHooks.getStore();
     if (!hook) return transaction(work, config);

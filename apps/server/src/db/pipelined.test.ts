@@ -5,6 +5,7 @@ import {
   type StaffedOrganization,
 } from '../../test/factories/organizations.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
+import { watchSocketWrites } from '../../test/socket-writes.ts';
 import { budgetChangelog, budgetHistory, budgetRequests } from '../features/budgets/queries.ts';
 import { connect, type Database, type Executor } from './client.ts';
 import { pipelined } from './pipelined.ts';
@@ -54,28 +55,10 @@ describe('pipelined reads', () => {
   });
 
   it("writes the steps' first statements to the socket at once, in one write, and later ones as they come", async () => {
-    // A pool of one connection, whose socket is watched: every write that reaches it, and how
-    // many of pg's messages it carried.
+    // A pool of one connection, whose socket is watched.
     const single = connect(t.databaseUrl, { max: 1 });
     try {
-      const client = await single.$client.connect();
-      client.release();
-      type Watched = {
-        _write: (chunk: Buffer, encoding: string, done: () => void) => void;
-        _writev: (chunks: { chunk: Buffer }[], done: () => void) => void;
-      };
-      const socket = (client as unknown as { connection: { stream: Watched } }).connection.stream;
-      const writes: number[] = [];
-      const write = socket._write.bind(socket);
-      const writev = socket._writev.bind(socket);
-      socket._write = (chunk, encoding, done) => {
-        writes.push(1);
-        write(chunk, encoding, done);
-      };
-      socket._writev = (chunks, done) => {
-        writes.push(chunks.length);
-        writev(chunks, done);
-      };
+      const writes = await watchSocketWrites(single);
       const budgetId = org.budget.id;
       const [answer, changes, later] = await pipelined(single, [
         whoAnswers,
@@ -165,7 +148,8 @@ describe('pipelined reads', () => {
       ]);
       expect(answer).toEqual({ pid: own.pid, pipelined: true });
       expect(seen.rows).toEqual([{ n: 7 }]);
-      expect((await whoAnswers(tx)).pipelined).toBe(false);
+      // A transaction's connection stays in pipeline mode until it ends (db/transaction.ts).
+      expect((await whoAnswers(tx)).pipelined).toBe(true);
     });
   });
 

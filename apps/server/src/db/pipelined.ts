@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { Database, Executor, Transaction } from './client.ts';
 
 /** What pipelined() uses of a Drizzle handle's session: its connection (or pool), dialect and schema. */
-type SessionParts = {
+export type SessionParts = {
   client: pg.Pool | pg.PoolClient;
   dialect: ConstructorParameters<typeof NodePgSession>[1];
   schema: ConstructorParameters<typeof NodePgSession>[2];
@@ -12,7 +12,12 @@ type SessionParts = {
 };
 
 /** pg's pipeline switch: a client option (pg 8.23), typed read-only, set here while idle. */
-type Switchable = { pipeline: boolean };
+export type Switchable = { pipeline: boolean };
+
+/** A Drizzle handle's session parts: its pool (a Database) or connection (a transaction). */
+export function sessionPartsOf(db: Executor): SessionParts {
+  return db._.session as unknown as SessionParts;
+}
 
 /** One step of a call (a read, or in a transaction a write too), given the handle to run on. */
 export type PipelinedRead<T> = (on: Executor) => Promise<T>;
@@ -44,7 +49,20 @@ export async function pipelined<T extends readonly unknown[]>(
   db: Executor,
   reads: { readonly [K in keyof T]: PipelinedRead<T[K]> },
 ): Promise<T> {
-  const parts = db._.session as unknown as SessionParts;
+  return runPipeline<T>(db, reads);
+}
+
+/**
+ * pipelined()'s work. `last`, if given, sends one more statement on the connection once the steps'
+ * first statements are all written, in the same write (db/transaction.ts: the COMMIT that ends a
+ * transaction with its last writes); its answer is awaited with theirs.
+ */
+export async function runPipeline<T extends readonly unknown[]>(
+  db: Executor,
+  reads: { readonly [K in keyof T]: PipelinedRead<T[K]> },
+  last?: (client: pg.PoolClient) => Promise<unknown>,
+): Promise<T> {
+  const parts = sessionPartsOf(db);
   const onPool = parts.client instanceof pg.Pool;
   const client = onPool
     ? await (db as Database).$client.connect()
@@ -53,7 +71,19 @@ export async function pipelined<T extends readonly unknown[]>(
   const switchable = client as unknown as Switchable;
   const wasPipelined = switchable.pipeline;
   switchable.pipeline = true;
-  holdWrites(client);
+  let sendLast = () => {};
+  const lastAnswer = last
+    ? new Promise((resolve, reject) => {
+        sendLast = () => {
+          try {
+            last(client).then(resolve, reject);
+          } catch (error) {
+            reject(error);
+          }
+        };
+      })
+    : undefined;
+  holdWrites(client, sendLast);
   let firstFailure: { error: unknown } | undefined;
   let answers: unknown[];
   try {
@@ -65,6 +95,11 @@ export async function pipelined<T extends readonly unknown[]>(
         }),
       ),
     );
+    if (lastAnswer) {
+      await lastAnswer.catch((error: unknown) => {
+        firstFailure ??= { error };
+      });
+    }
     answers = settled.map((result) => (result.status === 'fulfilled' ? result.value : undefined));
   } finally {
     switchable.pipeline = wasPipelined;
@@ -82,12 +117,21 @@ type WithSocket = { connection: { stream: Writable } };
  * leave in one system call and wake PostgreSQL once, instead of one `writev` each (issue 13: a
  * quarter of a busy server's CPU samples were `writev`). A step's first statement is written
  * after a few promise hops inside Drizzle: the microtask checkpoint drains them all before the
- * tick queued from a microtask runs, and that tick lets the writes go.
+ * tick queued from a microtask runs, and that tick lets the writes go, after `beforeRelease` has
+ * written what must follow them all (a transaction's BEGIN goes before, its COMMIT after).
  */
-function holdWrites(client: pg.PoolClient): void {
+export function holdWrites(client: pg.PoolClient, beforeRelease: () => void = () => {}): void {
   const { stream } = (client as unknown as WithSocket).connection;
   stream.cork();
-  queueMicrotask(() => process.nextTick(() => stream.uncork()));
+  queueMicrotask(() =>
+    process.nextTick(() => {
+      try {
+        beforeRelease();
+      } finally {
+        stream.uncork();
+      }
+    }),
+  );
 }
 
 /** The handle built on each of the pools' connections, kept as long as the connection lives. */
@@ -98,7 +142,7 @@ const handles = new WeakMap<pg.PoolClient, Transaction>();
  * statements prepared once for it; built as Drizzle builds a transaction's, without its BEGIN,
  * once a connection (building one builds a query builder for every table of the schema).
  */
-function handleOn(client: pg.PoolClient, parts: SessionParts): Transaction {
+export function handleOn(client: pg.PoolClient, parts: SessionParts): Transaction {
   let handle = handles.get(client);
   if (!handle) {
     const session = new NodePgSession(client, parts.dialect, parts.schema, parts.options);

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import type { Executor } from '../db/client.ts';
 import { executeNamed, nameOfText } from '../db/named.ts';
+import { pipelined } from '../db/pipelined.ts';
 
 /** pg-boss keeps its tables in this schema of the application's database. */
 export const jobSchema = 'pgboss';
@@ -80,17 +81,24 @@ export async function sendJobs(
   jobs: { id: string; data: object }[],
 ): Promise<void> {
   if (jobs.length === 0) return;
-  if (!knownQueues.has(queue)) {
-    const found = await db.execute(
-      sql`SELECT 1 FROM ${sql.identifier(jobSchema)}.queue WHERE name = ${queue}`,
+  const insert = (on: Executor) =>
+    writer.insert(
+      jobs.map((job) => ({ id: job.id, name: queue, data: job.data })),
+      { db: jobDatabase(on) },
     );
-    if (found.rows.length === 0) throw new Error(`pg-boss queue ${queue} does not exist`);
-    knownQueues.add(queue);
+  if (knownQueues.has(queue)) {
+    await insert(db);
+    return;
   }
-  await writer.insert(
-    jobs.map((job) => ({ id: job.id, name: queue, data: job.data })),
-    { db: jobDatabase(db) },
-  );
+  // The look-up goes with the insert, so that the call sends all its statements at once
+  // (db/transaction.ts, commitWith). pg-boss's insert joins the queue's row: without one, it
+  // writes nothing, and the error rolls the caller's transaction back.
+  const [found] = await pipelined(db, [
+    (on) => on.execute(sql`SELECT 1 FROM ${sql.identifier(jobSchema)}.queue WHERE name = ${queue}`),
+    insert,
+  ]);
+  if (found.rows.length === 0) throw new Error(`pg-boss queue ${queue} does not exist`);
+  knownQueues.add(queue);
 }
 
 /**

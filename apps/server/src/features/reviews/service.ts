@@ -29,6 +29,7 @@ import { lockRequest, updateRequestStatus } from '../requests/queries.ts';
 import { readRequest } from '../requests/service.ts';
 import type { Executor } from '../../db/client.ts';
 import { pipelined } from '../../db/pipelined.ts';
+import { commitWith } from '../../db/transaction.ts';
 import { anotherStepRefusal, reviewAuthority, type Delegated } from './policy.ts';
 import { answerPendingReview, findReviewsOf, nextApprovalSequence } from './queries.ts';
 
@@ -169,7 +170,7 @@ export async function answerReview(
     if (next.status === 'approved') {
       // The organisation's sequence row is locked from the draw to the commit, where final
       // approvals of one organisation queue (decision 0022): the owner's notice is read before
-      // it, with the answer, so only the writes and the commit follow the draw.
+      // it, with the answer, so only the writes, with the commit, follow the draw.
       const year = yearIn(context.config.orgTimezone);
       const [answered, notice, sequence] = await pipelined(tx, [
         answer,
@@ -178,7 +179,9 @@ export async function answerReview(
       ]);
       if (!answered) throw new AppError('conflict', alreadyAnswered);
       const number = approvalNumber(year, sequence);
-      [, , , response] = await pipelined(tx, [
+      // The COMMIT goes with them (db/transaction.ts): the sequence row is held for one round
+      // trip after the draw. Each of these sends its statements at once, as commitWith needs.
+      [, , , response] = await commitWith(tx, [
         update(number),
         audit(number),
         (on) => notifyRequestApproved(context, on, { notice, approvalNumber: number }),
