@@ -10,7 +10,8 @@ import pg from 'pg';
 const root = path.resolve(import.meta.dirname, '..');
 const isEmpty = process.argv.includes('--empty');
 const runId = `${Date.now()}${isEmpty ? '_empty' : ''}`;
-const env = { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
+// Every answer of the browser tests is also checked by its zod schema (VERIFY_RESPONSES).
+const env = { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', VERIFY_RESPONSES: '1' };
 if (isEmpty) delete env.IMPREST_DEMO;
 else env.IMPREST_DEMO = '1';
 env.DATA_DIR = path.join(root, '.tmp', `e2e-${runId}`);

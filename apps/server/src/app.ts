@@ -9,11 +9,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -37,6 +33,7 @@ import { registerIdempotency } from './lib/idempotency.ts';
 import { registerRateLimits } from './lib/rate-limit.ts';
 import { registerRequestOrigin } from './lib/request-origin.ts';
 import { RequestLog, requestIdOf } from './lib/request-log.ts';
+import { responseSerializerCompiler } from './lib/response-serializer.ts';
 import {
   registerNoStore,
   registerSecurityHeaders,
@@ -63,7 +60,7 @@ export async function buildApp(
     frameworkErrors: answerUnreadableUrl(context.config) as never,
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler({ verify: context.config.verifyResponses }));
   app.decorateRequest('actor', null);
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);

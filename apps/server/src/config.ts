@@ -42,6 +42,7 @@ const environment = z.object({
     .default(defaultOrgTimezone)
     .refine(isTimeZone, 'ORG_TIMEZONE must be an IANA time zone such as Africa/Dar_es_Salaam'),
   IMPREST_DEMO: z.enum(['1', 'true', '0', 'false', '']).optional(),
+  VERIFY_RESPONSES: z.enum(['1', 'true', '0', 'false', '']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
   WEB_CONCURRENCY: z.string().optional(),
@@ -72,6 +73,11 @@ export type Config = {
   trustProxy: false | number | string[];
   orgTimezone: string;
   isDemo: boolean;
+  /**
+   * Every answer also checked by its zod schema and against what zod would have written
+   * (lib/response-serializer.ts): on in the tests and the browser tests' server, off by default.
+   */
+  verifyResponses: boolean;
   logLevel: string;
   /** Where the built web app lives; served when present. */
   webDist: string;
@@ -126,6 +132,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     orgTimezone: e.ORG_TIMEZONE,
     isDemo,
+    verifyResponses: e.VERIFY_RESPONSES === '1' || e.VERIFY_RESPONSES === 'true',
     logLevel: e.LOG_LEVEL,
     webDist: path.join(repoRoot, 'apps/web/dist'),
     webConcurrency,

@@ -73,6 +73,7 @@ export async function createTestApp(
   const config = {
     ...readConfig({ JWT_SECRET: testJwtSecret, LOG_LEVEL: 'silent', DATA_DIR: dataDir }),
     webDist: '/nonexistent',
+    verifyResponses: true,
     ...options.config,
   };
   const bus = createEventBus();
