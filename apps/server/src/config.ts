@@ -16,6 +16,12 @@ function isTimeZone(zone: string): boolean {
 }
 
 /** Environment of decisions §1, read and validated once; `process.env` appears nowhere else. */
+/** An on/off setting: `1` or `true` is on; `0`, `false`, empty or unset is off. */
+const onOff = z
+  .enum(['1', 'true', '0', 'false', ''])
+  .optional()
+  .transform((value) => value === '1' || value === 'true');
+
 const environment = z.object({
   // Empty (`PORT=` in an env file) is unset, as for the other settings: coerced, it was 0, a
   // random port nobody could find.
@@ -34,15 +40,15 @@ const environment = z.object({
   S3_REGION: z.string().default('eu-west-1'),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
-  S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0']).optional(),
+  S3_FORCE_PATH_STYLE: onOff,
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   TRUST_PROXY: z.string().optional(),
   ORG_TIMEZONE: z
     .string()
     .default(defaultOrgTimezone)
     .refine(isTimeZone, 'ORG_TIMEZONE must be an IANA time zone such as Africa/Dar_es_Salaam'),
-  IMPREST_DEMO: z.enum(['1', 'true', '0', 'false', '']).optional(),
-  VERIFY_RESPONSES: z.enum(['1', 'true', '0', 'false', '']).optional(),
+  IMPREST_DEMO: onOff,
+  VERIFY_RESPONSES: onOff,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
   WEB_CONCURRENCY: z.string().optional(),
@@ -100,7 +106,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   }
   const e = parsed.data;
-  const isDemo = e.IMPREST_DEMO === '1' || e.IMPREST_DEMO === 'true';
+  const isDemo = e.IMPREST_DEMO;
   const dataDir = path.resolve(e.DATA_DIR ?? path.join(repoRoot, isDemo ? 'data/demo' : 'data'));
   const webConcurrency = parseWebConcurrency(e.WEB_CONCURRENCY);
   // Without Redis each worker's socket.io rooms are its own: events and ended sessions would reach
@@ -125,14 +131,14 @@ export function readConfig(env: Record<string, string | undefined> = process.env
           region: e.S3_REGION,
           accessKeyId: e.S3_ACCESS_KEY_ID,
           secretAccessKey: e.S3_SECRET_ACCESS_KEY,
-          forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true' || e.S3_FORCE_PATH_STYLE === '1',
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
         }
       : null,
     jwtSecret: e.JWT_SECRET,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     orgTimezone: e.ORG_TIMEZONE,
     isDemo,
-    verifyResponses: e.VERIFY_RESPONSES === '1' || e.VERIFY_RESPONSES === 'true',
+    verifyResponses: e.VERIFY_RESPONSES,
     logLevel: e.LOG_LEVEL,
     webDist: path.join(repoRoot, 'apps/web/dist'),
     webConcurrency,

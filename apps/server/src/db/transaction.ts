@@ -24,8 +24,9 @@ type ConfigWriter = { getTransactionConfigSQL(config: PgTransactionConfig): SQL 
  * but with its `BEGIN` written together with the work's first statements, in pipeline mode, instead
  * of a round trip of its own (decision 0052). The connection stays in pipeline mode for the whole
  * transaction: the work's statements still wait for their answers where it awaits them, and
- * pipelined() needs no switch. A `BEGIN` cannot fail on a working connection; if the connection
- * fails, every statement written behind it fails with it.
+ * pipelined() needs no switch. pg refuses a cursor in pipeline mode, so none can be opened in a
+ * transaction (the downloads read keyset batches, no cursor). A `BEGIN` cannot fail on a working connection; if
+ * the connection fails, every statement written behind it fails with it.
  *
  * The transaction commits when `work` resolves (a `COMMIT` answered as a rollback, because a
  * statement failed and the work carried on, is an error, where Drizzle's would pass silently), and

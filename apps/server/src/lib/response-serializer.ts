@@ -20,14 +20,14 @@ export function fastJsonSchemaOf(schema: z.ZodType): Node {
     io: 'output',
     unrepresentable: 'any',
   }) as Node;
-  return nullableInPlace(json) as Node;
+  return withNullableMarked(json) as Node;
 }
 
-function nullableInPlace(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(nullableInPlace);
+function withNullableMarked(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withNullableMarked);
   if (node === null || typeof node !== 'object') return node;
   const walked: Node = {};
-  for (const [key, value] of Object.entries(node)) walked[key] = nullableInPlace(value);
+  for (const [key, value] of Object.entries(node)) walked[key] = withNullableMarked(value);
   const { anyOf } = walked;
   if (Array.isArray(anyOf) && anyOf.length === 2) {
     const isNull = (branch: Node) => branch.type === 'null' && Object.keys(branch).length === 1;
