@@ -170,11 +170,22 @@ export function hasEmptyCommentAtOrBelow(
   );
 }
 
+/**
+ * How an approval number is written: the year's prefix, then the sequence padded with zeros to
+ * at least `digits` digits. The server's SQL writes it from these parts when PostgreSQL draws the
+ * number (reviews/queries.ts, docs/decisions/0054).
+ */
+export const approvalNumberFormat = {
+  prefix: (year: number): string => `AP-${year}-`,
+  digits: 5,
+} as const;
+
 /** The approval number of a fully approved request: `AP-<year>-<5-digit sequence>` (decisions §3). */
 export function approvalNumber(year: number, sequence: number): string {
   if (!Number.isInteger(sequence) || sequence < 1)
     throw new RangeError('sequence must be a positive integer');
-  return `AP-${year}-${String(sequence).padStart(5, '0')}`;
+  const { prefix, digits } = approvalNumberFormat;
+  return `${prefix(year)}${String(sequence).padStart(digits, '0')}`;
 }
 
 /** 'ap-', 'AP-2026', 'ap-2026-000': the start of an approval number, as a search term. */

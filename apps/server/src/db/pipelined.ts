@@ -41,9 +41,12 @@ export type PipelinedRead<T> = (on: Executor) => Promise<T>;
  * In a transaction the steps may write too (decision 0050): a write's steps that wait for no
  * answer of one another go out together. The steps are started in the order given, and each
  * sends its first statement before its first await (Drizzle's statements go out when awaited),
- * so PostgreSQL runs those first statements in that order, each seeing the rows the ones before
- * it wrote; a step's later statements follow its own answers. A failure aborts the transaction,
- * so whatever went out beside it is rolled back with it.
+ * after a few promise hops inside Drizzle: steps whose statements take the same path (prepared
+ * statements' `execute()`, say) send them in that order, and PostgreSQL runs them so, each seeing
+ * the rows the ones before it wrote. A path of more hops (a builder awaited as a thenable) sends
+ * later, so a statement that must run before the others goes as commitWith's `first`. A step's
+ * later statements follow its own answers. A failure aborts the transaction, so whatever went
+ * out beside it is rolled back with it.
  */
 export async function pipelined<T extends readonly unknown[]>(
   db: Executor,
@@ -52,15 +55,21 @@ export async function pipelined<T extends readonly unknown[]>(
   return runPipeline<T>(db, reads);
 }
 
+/** A statement runPipeline sends on the connection itself, before or after the steps'. */
+export type ClientStatement = (client: pg.PoolClient) => Promise<unknown>;
+
 /**
- * pipelined()'s work. `last`, if given, sends one more statement on the connection once the steps'
- * first statements are all written, in the same write (db/transaction.ts: the COMMIT that ends a
- * transaction with its last writes); its answer is awaited with theirs.
+ * pipelined()'s work, with two more statements it may send on the connection, in the same write
+ * as the steps' first statements, its answers awaited with theirs (db/transaction.ts, commitWith):
+ * `first`, sent before the steps start, so PostgreSQL runs it before any of theirs (the approval
+ * number's draw, whose value they write, docs/decisions/0054), its error thrown before theirs;
+ * and `last`, sent once their first statements are all written (the COMMIT that ends a transaction
+ * with its last writes).
  */
 export async function runPipeline<T extends readonly unknown[]>(
   db: Executor,
   reads: { readonly [K in keyof T]: PipelinedRead<T[K]> },
-  last?: (client: pg.PoolClient) => Promise<unknown>,
+  { first, last }: { first?: ClientStatement; last?: ClientStatement } = {},
 ): Promise<T> {
   const parts = sessionPartsOf(db);
   const onPool = parts.client instanceof pg.Pool;
@@ -87,6 +96,10 @@ export async function runPipeline<T extends readonly unknown[]>(
   let firstFailure: { error: unknown } | undefined;
   let answers: unknown[];
   try {
+    // Its error is the cause of the others' (an aborted transaction), so it is the one thrown.
+    const firstAnswer = first?.(client).catch((error: unknown) => {
+      firstFailure = { error };
+    });
     const settled = await Promise.allSettled(
       reads.map((read) =>
         read(on).catch((error: unknown) => {
@@ -95,6 +108,7 @@ export async function runPipeline<T extends readonly unknown[]>(
         }),
       ),
     );
+    await firstAnswer;
     if (lastAnswer) {
       await lastAnswer.catch((error: unknown) => {
         firstFailure ??= { error };

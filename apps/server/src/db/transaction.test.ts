@@ -164,6 +164,39 @@ describe('commitWith', () => {
     expect(await rows()).toEqual([1, 2]);
   });
 
+  it('sends `first` before the steps, in the same write, and throws its error before theirs', async () => {
+    const first = (n: number) => ({
+      toSQL: () => ({ sql: 'INSERT INTO transaction_rows VALUES ($1)', params: [n] }),
+    });
+    const [seen] = await single.transaction(async (tx) => {
+      await insert(1)(tx);
+      writes.length = 0;
+      return commitWith(
+        tx,
+        [
+          (on) =>
+            on
+              .execute<{ n: number }>(sql`SELECT max(n) AS n FROM transaction_rows`)
+              .then((result) => result.rows[0]?.n),
+          insert(3),
+        ],
+        { first: first(2) },
+      );
+    });
+    // The step's SELECT, sent as the first step, ran after `first`'s INSERT.
+    expect(seen).toBe(2);
+    expect(writes).toHaveLength(1);
+    expect(await rows()).toEqual([1, 2, 3]);
+
+    const attempt = single.transaction(async (tx) => {
+      await insert(4)(tx);
+      return commitWith(tx, [insert(5)], { first: first(4) });
+    });
+    // unique_violation: `first`'s, not the aborted step's.
+    await expect(attempt).rejects.toMatchObject({ code: '23505' });
+    expect(await rows()).toEqual([1, 2, 3]);
+  });
+
   it('belongs to a running transaction only', async () => {
     await expect(commitWith(single, [insert(1)])).rejects.toThrow(
       'commitWith() ends a running transaction of its own',

@@ -100,6 +100,14 @@ function expectCommitted(result: pg.QueryResult): void {
 export async function commitWith<T extends readonly unknown[]>(
   tx: Executor,
   steps: { readonly [K in keyof T]: PipelinedRead<T[K]> },
+  options: {
+    /**
+     * A statement sent before the steps', in the same write, so PostgreSQL runs it before theirs
+     * whatever path their statements take through Drizzle (a builder, not awaited: the approval
+     * number's draw, whose value they write, docs/decisions/0054). Its error is the one thrown.
+     */
+    first?: { toSQL(): { sql: string; params: unknown[] } };
+  } = {},
 ): Promise<T> {
   const client = sessionPartsOf(tx).client as pg.PoolClient;
   const run = runs.get(client);
@@ -109,11 +117,22 @@ export async function commitWith<T extends readonly unknown[]>(
   const ownQuery = Object.getOwnPropertyDescriptor(client, 'query');
   let committed: pg.QueryResult | undefined;
   try {
-    const answers = await runPipeline<T>(tx, steps, async () => {
-      const commit = query('COMMIT');
-      // From here on, the connection refuses statements until the steps have all ended.
-      (client as { query: unknown }).query = refuseAfterCommit;
-      committed = await commit;
+    const { first } = options;
+    const answers = await runPipeline<T>(tx, steps, {
+      first: first
+        ? () => {
+            const { sql, params } = first.toSQL();
+            // Sent past Drizzle, so logged here, as Drizzle logs its own (bench:load counts them).
+            sessionPartsOf(tx).options?.logger?.logQuery(sql, params);
+            return query(sql, params);
+          }
+        : undefined,
+      last: async () => {
+        const commit = query('COMMIT');
+        // From here on, the connection refuses statements until the steps have all ended.
+        (client as { query: unknown }).query = refuseAfterCommit;
+        committed = await commit;
+      },
     });
     if (committed) expectCommitted(committed);
     return answers;

@@ -7,7 +7,7 @@ import {
   type RequestStatus,
 } from '@imprest/domain/enums.ts';
 import { rateFor, toBaseAmount } from '@imprest/domain/exchange-rates.ts';
-import { approvalNumber, nextReviewerRole, statusAfterReview } from '@imprest/domain/requests.ts';
+import { nextReviewerRole, statusAfterReview } from '@imprest/domain/requests.ts';
 import { addDays } from '@imprest/domain/retirements.ts';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
@@ -24,9 +24,9 @@ import {
 } from '../features/requests/queries.ts';
 import {
   answerPendingReview,
+  drawApprovalNumber,
   findReviewsOf,
   insertReviewChain,
-  nextApprovalSequence,
 } from '../features/reviews/queries.ts';
 import { loadExchangeRates } from '../features/settings/queries.ts';
 
@@ -460,9 +460,7 @@ export async function seedDemoRequests(
         });
       }
       const number =
-        status === 'approved'
-          ? approvalNumber(year, await nextApprovalSequence(tx, { organizationId, year }))
-          : null;
+        status === 'approved' ? await drawApprovalNumber(tx, { organizationId, year }) : null;
       await updateRequestStatus(tx, {
         id,
         status,

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { NotificationKind } from '@imprest/domain/notifications.ts';
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { Executor } from '../db/client.ts';
+import type { DrawnValue } from '../db/drawn.ts';
 import { preparedInsert } from '../db/prepared-insert.ts';
 import { emailOutbox } from '../db/schema.ts';
 import { pipelined } from '../db/pipelined.ts';
@@ -33,6 +35,11 @@ export type Email = {
    */
   idempotencyKey?: string;
   kind?: NotificationKind;
+  /**
+   * A value drawn in the caller's transaction whose marker the texts hold, written in its place
+   * (the approval number, docs/decisions/0054).
+   */
+  carries?: DrawnValue;
 };
 
 /** Rows per INSERT: a batch of 10,000 invitations stays far below PostgreSQL's 65,535 parameters. */
@@ -49,9 +56,14 @@ export async function queueEmail(db: Executor, email: Email): Promise<string> {
   return id;
 }
 
+/** A text of an e-mail as the outbox gets it: with the drawn value it carries in place. */
+function written(email: Email, text: string): string | SQL<string> {
+  return email.carries ? email.carries.into(text) : text;
+}
+
 /** The outbox's INSERT: a repeated idempotency key keeps the row there and answers nothing. */
 const insertOutboxRows = preparedInsert<
-  typeof emailOutbox.$inferInsert,
+  PgInsertValue<typeof emailOutbox>,
   { id: string; key: string }
 >(emailOutbox, 'insert_email_outbox', (insert) =>
   insert
@@ -84,9 +96,9 @@ export async function queueEmails(db: Executor, emails: Email[]): Promise<string
             id: email.id,
             organization_id: email.organizationId,
             to_address: email.to,
-            subject: email.subject,
-            body: email.body,
-            html: email.html ?? null,
+            subject: written(email, email.subject),
+            body: written(email, email.body),
+            html: email.html === undefined ? null : written(email, email.html),
             kind: email.kind ?? 'other',
             idempotency_key: email.key,
           })),

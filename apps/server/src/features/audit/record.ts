@@ -1,6 +1,8 @@
 import type { AuditAction, AuditChanges, AuditObjectType } from '@imprest/domain/audit.ts';
 import { systemActorName } from '@imprest/domain/audit.ts';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import type { DrawnValue } from '../../db/drawn.ts';
 import { preparedInsert } from '../../db/prepared-insert.ts';
 import { auditEvents } from '../../db/schema.ts';
 import { currentOrigin } from '../../lib/request-origin.ts';
@@ -19,7 +21,14 @@ export type AuditEvent = {
   objectId: string | null;
   /** Before → after of the fields that changed (`changesBetween`); null when there is nothing to show. */
   changes?: AuditChanges | null;
+  /** A value drawn in the transaction whose marker the changes hold (docs/decisions/0054). */
+  carries?: DrawnValue;
 };
+
+/** Changes as the trail gets them, with the drawn value in place of its marker. */
+function carried(changes: AuditChanges, drawn: DrawnValue): SQL<AuditChanges> {
+  return sql<AuditChanges>`${drawn.into(JSON.stringify(changes))}::jsonb`;
+}
 
 const insertAuditRows = preparedInsert<typeof auditEvents.$inferInsert>(
   auditEvents,
@@ -43,7 +52,10 @@ export async function recordAudit(tx: Executor, ...events: AuditEvent[]): Promis
     action: event.action,
     object_type: event.objectType,
     object_id: event.objectId,
-    changes: event.changes ?? null,
+    changes:
+      event.changes && event.carries
+        ? carried(event.changes, event.carries)
+        : (event.changes ?? null),
     request_id: origin?.requestId ?? null,
     ip: origin?.ip ?? null,
   }));

@@ -6,6 +6,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailOutbox, users } from '../../db/schema.ts';
 import { lockOverdueUsers } from '../jobs/service.ts';
+import { drawnApprovalNumber } from '../reviews/queries.ts';
 import { startJobRunner, type JobRunner } from '../jobs/worker.ts';
 import {
   buildStaffedOrganization,
@@ -213,6 +214,16 @@ describe('who hears what', () => {
     ]);
     const raw = await rawTo(org.staff, /was approved/);
     expect(raw).toContain(`Approval number: ${number}`);
+    // PostgreSQL wrote the number in the marker's place, in the text and the HTML alike (0054).
+    expect(raw).not.toContain(drawnApprovalNumber.marker);
+    const [stored] = await t.db
+      .select({ html: emailOutbox.html })
+      .from(emailOutbox)
+      .where(
+        eq(emailOutbox.subject, `Your request was approved: ${number} (Travel, TZS 1,500,000)`),
+      );
+    expect(stored?.html).toContain(`${number}</`);
+    expect(stored?.html).not.toContain(drawnApprovalNumber.marker);
     expect(raw).toContain('The reviewer\'s comments: "Go ahead"');
     await saveHtmlOf('02-request-approved', org.staff, 'request_approved');
   });

@@ -15,6 +15,7 @@ import { todayIn } from '@imprest/domain/requests.ts';
 import { addDays } from '@imprest/domain/retirements.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
+import type { DrawnValue } from '../../db/drawn.ts';
 import { queueEmails, type Email } from '../../lib/mailer.ts';
 import type { ActingDelegate } from '../delegations/queries.ts';
 import {
@@ -48,14 +49,21 @@ import {
 } from './templates.ts';
 
 /** One e-mail to one person about one event, before muting is applied. */
-type Notice = { recipient: Recipient; kind: NotificationKind; key: string; email: RenderedEmail };
+type Notice = {
+  recipient: Recipient;
+  kind: NotificationKind;
+  key: string;
+  email: RenderedEmail;
+  /** A value drawn in the transaction whose marker the e-mail holds (Email's `carries`). */
+  carries?: DrawnValue;
+};
 
 /** Queues the notices whose recipients want them (mute_notification), in the caller's transaction. */
 async function queueNotices(tx: Executor, notices: Notice[]): Promise<number> {
   const wanted = notices.filter((notice) =>
     receivesNotification(notice.recipient.settings, notice.kind),
   );
-  const emails: Email[] = wanted.map(({ recipient, kind, key, email }) => ({
+  const emails: Email[] = wanted.map(({ recipient, kind, key, email, carries }) => ({
     organizationId: recipient.organization_id,
     to: recipient.email,
     subject: email.subject,
@@ -63,6 +71,7 @@ async function queueNotices(tx: Executor, notices: Notice[]): Promise<number> {
     html: email.html,
     idempotencyKey: key,
     kind,
+    carries,
   }));
   await queueEmails(tx, emails);
   return emails.length;
@@ -312,21 +321,23 @@ function decisionNotices(
 }
 
 /**
- * For the reviews service, after readRequestNotice and the draw: the owner hears that the
- * request was approved, with the number just drawn (the notice was read before the request's
- * update wrote both). The same e-mail notifyRequestReviewed sends, one round trip sooner.
+ * For the reviews service, in the write that draws the approval number (docs/decisions/0054): the
+ * owner hears that the request was approved, with the number PostgreSQL writes into the e-mail
+ * where its marker is (the notice was read before the draw). The same e-mail
+ * notifyRequestReviewed sends, one round trip sooner.
  */
 export async function notifyRequestApproved(
   context: AppContext,
   tx: Executor,
-  options: { notice: RequestNotice; approvalNumber: string },
+  options: { notice: RequestNotice; approvalNumber: DrawnValue },
 ): Promise<void> {
-  const notice = {
-    ...options.notice,
-    status: 'approved',
-    approvalNumber: options.approvalNumber,
-  };
-  await queueNotices(tx, decisionNotices(context, notice, 'request_approved'));
+  const { approvalNumber } = options;
+  const notice = { ...options.notice, status: 'approved', approvalNumber: approvalNumber.marker };
+  const notices = decisionNotices(context, notice, 'request_approved');
+  await queueNotices(
+    tx,
+    notices.map((owned) => ({ ...owned, carries: approvalNumber })),
+  );
 }
 
 /** For the retirements service, inside the attach transaction: the owner learns the due date. */

@@ -30,6 +30,7 @@ import type { Executor } from '../../db/client.ts';
 import { pipelined } from '../../db/pipelined.ts';
 import { equalsConstant, inConstants } from '../../db/constants.ts';
 import { containsPattern } from '../../db/like.ts';
+import { DrawnValue } from '../../db/drawn.ts';
 import { anyPageWindow, isFirstPage, preparedPages, type PageWindow } from '../../db/first-page.ts';
 import { preparedInsert } from '../../db/prepared-insert.ts';
 import { preparedOnce } from '../../db/prepared.ts';
@@ -216,34 +217,55 @@ export async function updateRequestStatus(
     id: string;
     status: string;
     nextReviewerRole: string | null;
-    approvalNumber: string | null;
+    /** The number issued now, one drawn earlier in the transaction, or none (the row's stays). */
+    approvalNumber: string | DrawnValue | null;
     /** Who answered the steps that moved it: added to answered_by (migration 0017). */
     answeredBy: readonly string[];
   },
 ): Promise<void> {
-  await updateRequestStatusQuery(db).execute({
+  const { approvalNumber } = options;
+  const drawn = approvalNumber instanceof DrawnValue;
+  await (drawn ? drawnStatusUpdate(approvalNumber) : statusUpdate)(db).execute({
     id: options.id,
     status: options.status,
     nextReviewerRole: options.nextReviewerRole,
     answeredBy: options.answeredBy,
-    approvalNumber: options.approvalNumber,
+    ...(drawn ? {} : { approvalNumber }),
   });
 }
 
-const updateRequestStatusQuery = preparedOnce((db: Executor) =>
-  db
-    .update(requests)
-    .set({
-      current_status: sql`${sql.placeholder('status')}`,
-      next_reviewer_role: sql`${sql.placeholder('nextReviewerRole')}`,
-      answered_by: sql`${requests.answered_by} || ${sql.placeholder('answeredBy')}::uuid[]`,
-      // An approval number, once drawn, stays.
-      approval_number: sql`coalesce(${sql.placeholder('approvalNumber')}, ${requests.approval_number})`,
-      modified_at: sql`now()`,
-    })
-    .where(eq(requests.id, sql.placeholder('id')))
-    .prepare('request_status'),
+/** The UPDATE of a request's status, whose approval number is `approvalNumber`, prepared as `name`. */
+const statusUpdateWith = (approvalNumber: SQL, name: string) =>
+  preparedOnce((db: Executor) =>
+    db
+      .update(requests)
+      .set({
+        current_status: sql`${sql.placeholder('status')}`,
+        next_reviewer_role: sql`${sql.placeholder('nextReviewerRole')}`,
+        answered_by: sql`${requests.answered_by} || ${sql.placeholder('answeredBy')}::uuid[]`,
+        approval_number: approvalNumber,
+        modified_at: sql`now()`,
+      })
+      .where(eq(requests.id, sql.placeholder('id')))
+      .prepare(name),
+  );
+
+// An approval number, once drawn, stays.
+const statusUpdate = statusUpdateWith(
+  sql`coalesce(${sql.placeholder('approvalNumber')}, ${requests.approval_number})`,
+  'request_status',
 );
+
+/** The status UPDATE that writes the number drawn earlier in its transaction (one drawn value). */
+const drawnStatusUpdates = new Map<DrawnValue, ReturnType<typeof statusUpdateWith>>();
+function drawnStatusUpdate(number: DrawnValue): ReturnType<typeof statusUpdateWith> {
+  let update = drawnStatusUpdates.get(number);
+  if (!update) {
+    update = statusUpdateWith(number.value, `request_status_drawn_${drawnStatusUpdates.size}`);
+    drawnStatusUpdates.set(number, update);
+  }
+  return update;
+}
 
 /** The owner's requests, as a subquery of one request's view reads them. */
 const owned = alias(requests, 'owned');

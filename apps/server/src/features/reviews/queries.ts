@@ -1,7 +1,8 @@
-import type { ReviewerRole } from '@imprest/domain/requests.ts';
+import { approvalNumberFormat, type ReviewerRole } from '@imprest/domain/requests.ts';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { equalsConstant } from '../../db/constants.ts';
+import { DrawnValue } from '../../db/drawn.ts';
 import { preparedInsert } from '../../db/prepared-insert.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import { approvalSequences, reviews } from '../../db/schema.ts';
@@ -99,19 +100,45 @@ const answerReviewQuery = preparedOnce((db: Executor) =>
     .prepare('answer_review'),
 );
 
-/** The next approval sequence number of an organisation and year, counted atomically. */
-export async function nextApprovalSequence(
+/**
+ * The approval number, drawn in the transaction (docs/decisions/0054): kept for its later
+ * statements (`value`), and written where a text made before the draw holds its marker (`into`).
+ */
+export const drawnApprovalNumber = new DrawnValue('imprest.approval_number');
+
+/**
+ * The draw of the next approval number of an organisation and year, as a statement to send: its
+ * sequence row counts up (or is created at 1), locked until the transaction ends, so numbers are
+ * unique and leave no gap (decision 0022). PostgreSQL writes the number, as the domain's
+ * approvalNumberFormat says, answers it, and keeps it for the transaction's later statements
+ * (drawnApprovalNumber).
+ */
+export function approvalNumberDraw(
   db: Executor,
   options: { organizationId: string; year: number },
-): Promise<number> {
-  const [row] = await db
+) {
+  const { prefix, digits } = approvalNumberFormat;
+  const sequence = sql`${approvalSequences.last_value}::text`;
+  return db
     .insert(approvalSequences)
     .values({ organization_id: options.organizationId, year: options.year, last_value: 1 })
     .onConflictDoUpdate({
       target: [approvalSequences.organization_id, approvalSequences.year],
       set: { last_value: sql`${approvalSequences.last_value} + 1` },
     })
-    .returning({ value: approvalSequences.last_value });
+    .returning({
+      number: drawnApprovalNumber.keep(
+        sql`${prefix(options.year)} || lpad(${sequence}, greatest(${digits}, length(${sequence})), '0')`,
+      ),
+    });
+}
+
+/** Draws the next approval number (approvalNumberDraw) and answers it. */
+export async function drawApprovalNumber(
+  db: Executor,
+  options: { organizationId: string; year: number },
+): Promise<string> {
+  const [row] = await approvalNumberDraw(db, options);
   if (!row) throw new Error('approval sequence returned nothing');
-  return row.value;
+  return row.number;
 }

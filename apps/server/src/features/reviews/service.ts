@@ -4,7 +4,6 @@ import { changesBetween, type AuditAction } from '@imprest/domain/audit.ts';
 import { roleLabels } from '@imprest/domain/enums.ts';
 import { messages } from '@imprest/domain/messages.ts';
 import {
-  approvalNumber,
   firstPendingReview,
   hasAnsweredAnotherStep,
   isAwaitingReview,
@@ -31,7 +30,12 @@ import type { Executor } from '../../db/client.ts';
 import { pipelined } from '../../db/pipelined.ts';
 import { commitWith } from '../../db/transaction.ts';
 import { anotherStepRefusal, reviewAuthority, type Delegated } from './policy.ts';
-import { answerPendingReview, findReviewsOf, nextApprovalSequence } from './queries.ts';
+import {
+  answerPendingReview,
+  approvalNumberDraw,
+  drawnApprovalNumber,
+  findReviewsOf,
+} from './queries.ts';
 
 const alreadyAnswered = 'This review has already been answered.';
 
@@ -124,7 +128,8 @@ export async function answerReview(
       step.id === review.id ? { ...step, status: input.status } : step,
     );
     // What the answer writes, given the approval number it carries (drawn on the last step only).
-    const update = (number: string | null) => (on: Executor) =>
+    type Issued = typeof drawnApprovalNumber | null;
+    const update = (number: Issued) => (on: Executor) =>
       updateRequestStatus(on, {
         id: request.id,
         status: next.status,
@@ -132,7 +137,7 @@ export async function answerReview(
         approvalNumber: number,
         answeredBy: [actor.id],
       });
-    const audit = (number: string | null) => (on: Executor) =>
+    const audit = (number: Issued) => (on: Executor) =>
       recordAudit(on, {
         organizationId,
         actor: { id: actor.id, fullname: actor.fullname },
@@ -154,39 +159,44 @@ export async function answerReview(
               comments: input.comments,
               on_behalf_of: onBehalfOf,
               current_status: next.status,
-              approval_number: number ?? request.approval_number,
+              approval_number: number?.marker ?? request.approval_number,
             },
             ['status', 'comments', 'on_behalf_of', 'current_status', 'approval_number'],
           ),
         },
+        carries: number ?? undefined,
       });
     const notify = (on: Executor) => notifyRequestReviewed(context, on, { requestId: request.id });
     const readBack = (on: Executor) => readRequest(on, { organizationId, id: request.id });
 
-    // The answer goes out with the writes that follow from it (db/pipelined.ts), after the draw of
-    // the approval number on the last step. A review answered meanwhile updates no row: the
-    // transaction is then rolled back with everything sent beside it.
+    // The answer goes out with the writes that follow from it (db/pipelined.ts). A review
+    // answered meanwhile updates no row: the transaction is then rolled back with everything sent
+    // beside it.
     let response: RequestResponse | undefined;
     if (next.status === 'approved') {
       // The organisation's sequence row is locked from the draw to the commit, where final
-      // approvals of one organisation queue (decision 0022): the owner's notice is read before
-      // it, with the answer, so only the writes, with the commit, follow the draw.
-      const year = yearIn(context.config.orgTimezone);
-      const [answered, notice, sequence] = await pipelined(tx, [
+      // approvals of one organisation queue (decision 0022). So the draw goes out with the writes
+      // that carry the number and the COMMIT, in one write (docs/decisions/0054): PostgreSQL
+      // writes the number into them, and the lock is held while it runs them, not across a turn
+      // of the server. The answer and the owner's notice are read before, outside the lock.
+      const [answered, notice] = await pipelined(tx, [
         answer,
         (on) => readRequestNotice(on, request.id),
-        (on) => nextApprovalSequence(on, { organizationId, year }),
       ]);
       if (!answered) throw new AppError('conflict', alreadyAnswered);
-      const number = approvalNumber(year, sequence);
-      // The COMMIT goes with them (db/transaction.ts): the sequence row is held for one round
-      // trip after the draw. Each of these sends its statements at once, as commitWith needs.
-      [, , , response] = await commitWith(tx, [
-        update(number),
-        audit(number),
-        (on) => notifyRequestApproved(context, on, { notice, approvalNumber: number }),
-        readBack,
-      ]);
+      const year = yearIn(context.config.orgTimezone);
+      // Each of these sends its statements at once, as commitWith needs; the draw goes first.
+      [, , , response] = await commitWith(
+        tx,
+        [
+          update(drawnApprovalNumber),
+          audit(drawnApprovalNumber),
+          (on) =>
+            notifyRequestApproved(context, on, { notice, approvalNumber: drawnApprovalNumber }),
+          readBack,
+        ],
+        { first: approvalNumberDraw(tx, { organizationId, year }) },
+      );
     } else {
       let answered: Awaited<ReturnType<typeof answer>>;
       [answered, , , , response] = await pipelined(tx, [
