@@ -1,7 +1,15 @@
 import { approvalNumber } from '@imprest/domain/requests.ts';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildOrganization, createTestApp, type TestApp } from '../../../test/helpers.ts';
+import { buildStaffedOrganization } from '../../../test/factories/organizations.ts';
+import { requestBody, review, submitted } from '../../../test/factories/requests.ts';
+import {
+  buildOrganization,
+  createTestApp,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers.ts';
+import { watchSocketTexts } from '../../../test/socket-writes.ts';
 import { connect } from '../../db/client.ts';
 import { approvalSequences } from '../../db/schema.ts';
 import { drawApprovalNumber, drawnApprovalNumber } from './queries.ts';
@@ -10,11 +18,14 @@ import { drawApprovalNumber, drawnApprovalNumber } from './queries.ts';
 // approvalNumber would, into the statements sent after the draw in the same write.
 
 let t: TestApp;
+/** An app on one connection, whose every write to PostgreSQL can be watched. */
+let single: TestApp;
 let organizationId: string;
 const year = 2031;
 
 beforeAll(async () => {
   t = await createTestApp();
+  single = await createTestApp({ poolSize: 1 });
   organizationId = await buildOrganization(t.db, 'Draw Org');
 });
 
@@ -99,5 +110,31 @@ describe('drawApprovalNumber', () => {
     } finally {
       await single.$client.end();
     }
+  });
+
+  it('goes out in the same write as the writes that carry the number and the COMMIT', async () => {
+    const writes = await watchSocketTexts(single.db);
+    const people = await buildStaffedOrganization(single.db);
+    const request = await submitted(single.app, people.staff, requestBody('6105'));
+    const [first, second] = request.reviews;
+    if (!first || !second) throw new Error('no chain');
+    const answer = (by: TestUser, id: string) =>
+      review(single.app, by, { id, request_id: request.id, status: 'approved' });
+    expect((await answer(people.finance, first.id)).statusCode).toBe(200);
+    writes.length = 0;
+    const approved = await answer(people.secretary, second.id);
+    expect(approved.statusCode).toBe(200);
+    expect(approved.json().approval_number).toMatch(/^AP-\d{4}-00001$/);
+    // The sequence row is locked from the draw to the COMMIT: both leave in one write, with the
+    // request's update, its audit event and the owner's e-mail, so no turn of the server falls
+    // between them.
+    const drawing = writes.filter((text) => text.includes('"approval_sequences"'));
+    expect(drawing).toHaveLength(1);
+    const [write = ''] = drawing;
+    const order = ['"approval_sequences"', 'update "requests"', '"audit_events"', '"email_outbox"'];
+    const at = order.map((statement) => write.indexOf(statement));
+    expect(at.every((position) => position >= 0)).toBe(true);
+    expect([...at].sort((x, y) => x - y)).toEqual(at);
+    expect(write.endsWith(`COMMIT\0`)).toBe(true);
   });
 });
