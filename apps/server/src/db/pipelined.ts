@@ -55,8 +55,15 @@ export async function pipelined<T extends readonly unknown[]>(
   return runPipeline<T>(db, reads);
 }
 
-/** A statement runPipeline sends on the connection itself, before or after the steps'. */
+/** A statement runPipeline sends on the connection itself, before the steps'. */
 export type ClientStatement = (client: pg.PoolClient) => Promise<unknown>;
+
+/**
+ * The statement runPipeline sends after the steps' first statements, told whether a step has
+ * failed already, in the server, by then: its statements may not have gone out, so the others'
+ * must not be committed without them.
+ */
+export type LastStatement = (client: pg.PoolClient, hasFailed: boolean) => Promise<unknown>;
 
 /**
  * pipelined()'s work, with two more statements it may send on the connection, in the same write
@@ -64,12 +71,12 @@ export type ClientStatement = (client: pg.PoolClient) => Promise<unknown>;
  * `first`, sent before the steps start, so PostgreSQL runs it before any of theirs (the approval
  * number's draw, whose value they write, docs/decisions/0054), its error thrown before theirs;
  * and `last`, sent once their first statements are all written (the COMMIT that ends a transaction
- * with its last writes).
+ * with its last writes, or its ROLLBACK when a step failed before its statements went out).
  */
 export async function runPipeline<T extends readonly unknown[]>(
   db: Executor,
   reads: { readonly [K in keyof T]: PipelinedRead<T[K]> },
-  { first, last }: { first?: ClientStatement; last?: ClientStatement } = {},
+  { first, last }: { first?: ClientStatement; last?: LastStatement } = {},
 ): Promise<T> {
   const parts = sessionPartsOf(db);
   const onPool = parts.client instanceof pg.Pool;
@@ -80,29 +87,26 @@ export async function runPipeline<T extends readonly unknown[]>(
   const switchable = client as unknown as Switchable;
   const wasPipelined = switchable.pipeline;
   switchable.pipeline = true;
+  let firstFailure: { error: unknown } | undefined;
   let sendLast = () => {};
   const lastAnswer = last
     ? new Promise((resolve, reject) => {
-        sendLast = () => {
-          try {
-            last(client).then(resolve, reject);
-          } catch (error) {
-            reject(error);
-          }
-        };
+        sendLast = () =>
+          started(() => last(client, firstFailure !== undefined)).then(resolve, reject);
       })
     : undefined;
   holdWrites(client, sendLast);
-  let firstFailure: { error: unknown } | undefined;
   let answers: unknown[];
   try {
     // Its error is the cause of the others' (an aborted transaction), so it is the one thrown.
-    const firstAnswer = first?.(client).catch((error: unknown) => {
-      firstFailure = { error };
-    });
+    const firstAnswer = first
+      ? started(() => first(client)).catch((error: unknown) => {
+          firstFailure = { error };
+        })
+      : undefined;
     const settled = await Promise.allSettled(
       reads.map((read) =>
-        read(on).catch((error: unknown) => {
+        started(() => read(on)).catch((error: unknown) => {
           firstFailure ??= { error };
           throw error;
         }),
@@ -121,6 +125,15 @@ export async function runPipeline<T extends readonly unknown[]>(
   }
   if (firstFailure) throw firstFailure.error;
   return answers as never;
+}
+
+/** `run()`'s promise, or its error thrown at once as a rejected one: each step starts either way. */
+function started<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return run();
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /** What holdWrites uses of pg's client: the socket its messages are written to. */

@@ -146,6 +146,23 @@ describe('commitWith', () => {
     expect(await rows()).toEqual([]);
   });
 
+  it('rolls back, rather than commit the others, when a step fails before its statements go out', async () => {
+    const attempt = single.transaction(async (tx) => {
+      await insert(1)(tx);
+      return commitWith(tx, [
+        insert(2),
+        // An e-mail that cannot be rendered, say: it fails in the server, sending nothing.
+        async () => {
+          await Promise.resolve();
+          throw new Error('nothing to send');
+        },
+        insert(3),
+      ]);
+    });
+    await expect(attempt).rejects.toThrow('nothing to send');
+    expect(await rows()).toEqual([]);
+  });
+
   it('refuses a statement a step sends after its first answer: it would come after the COMMIT', async () => {
     const attempt = single.transaction(async (tx) =>
       commitWith(tx, [

@@ -90,7 +90,9 @@ function expectCommitted(result: pg.QueryResult): void {
  * Ends a transaction of runTransaction with its last steps: pipelined() with the `COMMIT` written
  * after their first statements, in the same write, so a lock taken before them (the approval
  * number's, decision 0022) is held for one round trip instead of two. If a step fails, PostgreSQL
- * answers the `COMMIT` as a rollback of everything, and the step's error is thrown.
+ * answers the `COMMIT` as a rollback of everything, and the step's error is thrown; if it failed
+ * in the server before its statements went out, a `ROLLBACK` goes in the `COMMIT`'s place, so the
+ * others' statements are not committed without its.
  *
  * Each step must send all its statements at once, before any answer: a statement a step sends
  * later would come after the `COMMIT`, outside the transaction. Such a statement is refused here
@@ -112,26 +114,30 @@ export async function commitWith<T extends readonly unknown[]>(
   const client = sessionPartsOf(tx).client as pg.PoolClient;
   const run = runs.get(client);
   if (!run || run.isEnded) throw new Error('commitWith() ends a running transaction of its own');
+  // Built before the transaction is marked ended: a statement that cannot be built fails the
+  // call here, and the transaction is rolled back as any other failed work.
+  const firstQuery = options.first?.toSQL();
   run.isEnded = true;
   const query = client.query.bind(client);
   const ownQuery = Object.getOwnPropertyDescriptor(client, 'query');
   let committed: pg.QueryResult | undefined;
   try {
-    const { first } = options;
     const answers = await runPipeline<T>(tx, steps, {
-      first: first
+      first: firstQuery
         ? () => {
-            const { sql, params } = first.toSQL();
+            const { sql, params } = firstQuery;
             // Sent past Drizzle, so logged here, as Drizzle logs its own (bench:load counts them).
             sessionPartsOf(tx).options?.logger?.logQuery(sql, params);
             return query(sql, params);
           }
         : undefined,
-      last: async () => {
-        const commit = query('COMMIT');
+      // A step that failed before its statements went out (in the server) leaves the others
+      // uncommitted: they are rolled back, and its error is thrown.
+      last: async (_client, hasFailed) => {
+        const end = query(hasFailed ? 'ROLLBACK' : 'COMMIT');
         // From here on, the connection refuses statements until the steps have all ended.
         (client as { query: unknown }).query = refuseAfterCommit;
-        committed = await commit;
+        committed = await end;
       },
     });
     if (committed) expectCommitted(committed);
