@@ -105,6 +105,19 @@ describe('the load report', () => {
     expect(text).toContain('Next step: find the wait');
   });
 
+  it('names the row locks as the wait when calls queued on them, and says when they did not', () => {
+    const queued = row('final approval', 'write', load(300), [0.5, 0.6, 0.05], 13);
+    queued.cpu.lockWaiters = 31.4;
+    expect(explainMisses(queued, machine)).toContain(
+      'Next step: the row locks: on average 31.4 of the 50 calls waited on a lock during the run',
+    );
+    const free = row('submit a request', 'write', load(300), [0.5, 0.6, 0.05], 13);
+    free.cpu.lockWaiters = 0.2;
+    const text = explainMisses(free, machine);
+    expect(text).toContain('Next step: find the wait');
+    expect(text).toContain('row locks hardly: 0.2 calls waited on one, on average');
+  });
+
   it('puts a target that needs every core busy at the edge of the machine', () => {
     const call = row('one request', 'read', load(1_700), [0.75, 0.75, 0.1], 2, {
       driver: load(2_600),
@@ -168,8 +181,19 @@ describe('the load report', () => {
       compareEntry: '/base/dist/main.js',
     });
     expect(report).toContain(
-      '| requests, staff mode | 1000 | 1250 | 25 % | 50.0 → 40.0 | 0.90 + 0.50 → 0.72 + 0.32 (-26 %) | 0 / 0 |',
+      '| requests, staff mode | 1000 | 1250 | 25 % | 50.0 → 40.0 | 0.90 + 0.50 → 0.72 + 0.32 (-26 %) | — | 0 / 0 |',
     );
+  });
+
+  it("sets a write's calls waiting on a lock beside the baseline's, and in the table", () => {
+    const call = row('final approval', 'write', load(450, 120), [0.6, 0.7, 0.1], 13, {
+      baseline: load(400, 150),
+      baselineCpu: { server: 0.6, postgres: 0.7, bench: 0.1, lockWaiters: 31.4 },
+    });
+    call.cpu.lockWaiters = 6.25;
+    const report = formatReport([call], { ...reportContext, compareEntry: '/base/dist/main.js' });
+    expect(report).toContain('| 31.4 → 6.3 | 0 / 0 |');
+    expect(report).toContain('| 0.60 / 0.70 / 0.10; 6.3 on a lock |');
   });
 
   it('says how the builds shared each call: one after the other, or taking turns in rounds', () => {

@@ -17,7 +17,16 @@ import path from 'node:path';
 export const targets = { readRate: 2_000, readP99Ms: 100, driverRatio: 2, writeRate: 400 };
 
 /** CPU used during a run, in cores (1.0 = one core busy throughout). */
-export type CpuShare = { server: number; postgres: number; bench: number };
+export type CpuShare = {
+  server: number;
+  postgres: number;
+  bench: number;
+  /**
+   * Writes only: how many of the database's backends waited on a lock (a row's, a transaction's),
+   * on average over the run, sampled from pg_stat_activity: the calls queued on rows they share.
+   */
+  lockWaiters?: number;
+};
 
 export type Load = {
   rate: number;
@@ -166,7 +175,7 @@ export function explainMisses(
       `${api.errors} of ${api.count} calls failed (first: ${api.firstError ?? 'no answer'}): a defect before anything else.`,
     );
   }
-  sentences.push(`Next step: ${nextStep(row, misses, reached, target)}`);
+  sentences.push(`Next step: ${nextStep(row, misses, reached, target, context.connections)}`);
   return `- **${row.name}** (${misses.join(', ')}): ${sentences.join(' ')}`;
 }
 
@@ -175,7 +184,13 @@ function busyCores(row: Row): number {
   return row.cpu.server + row.cpu.postgres + row.cpu.bench;
 }
 
-function nextStep(row: Row, misses: string[], reached: number, target: number): string {
+function nextStep(
+  row: Row,
+  misses: string[],
+  reached: number,
+  target: number,
+  connections: number,
+): string {
   if (misses.includes('errors')) return 'find and fix the failing answers.';
   if (row.design) return row.design.next;
   const profile = `a CPU profile of the server on this call (BENCH_CALLS='${row.name.replace(/[()]/g, '.')}' BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof').`;
@@ -189,7 +204,11 @@ function nextStep(row: Row, misses: string[], reached: number, target: number): 
     }
   }
   if (misses.includes('rate') && reached >= target) {
-    return 'find the wait: the pool (DATABASE_POOL_SIZE), row locks (pg_locks during the run), or a load generator on cores of its own.';
+    const waiters = row.cpu.lockWaiters;
+    if (waiters !== undefined && waiters >= 1) {
+      return `the row locks: on average ${waiters.toFixed(1)} of the ${connections} calls waited on a lock during the run (pg_stat_activity), queued on rows they share (in one organisation's final approvals, its approval sequence, decision 0022): hold those locks for less time.`;
+    }
+    return `find the wait: the pool (DATABASE_POOL_SIZE)${waiters === undefined ? ', row locks (pg_locks during the run)' : ` (row locks hardly: ${waiters.toFixed(1)} calls waited on one, on average)`}, or a load generator on cores of its own.`;
   }
   const heavier =
     row.cpu.postgres > row.cpu.server
@@ -212,6 +231,12 @@ function cpuChange(before: CpuShare | undefined, baseline: Load, after: CpuShare
   return `${each(before, baseline.rate)} → ${each(after, load.rate)} (${change.toFixed(0)} %)`;
 }
 
+/** "31.4 → 6.2": the calls waiting on a lock, on average, in each build (writes only). */
+function lockWaitChange(before: CpuShare | undefined, after: CpuShare): string {
+  if (before?.lockWaiters === undefined || after.lockWaiters === undefined) return '—';
+  return `${before.lockWaiters.toFixed(1)} → ${after.lockWaiters.toFixed(1)}`;
+}
+
 /** The markdown report: the machine, the seed, the table, the misses explained, the baseline. */
 export function formatReport(rows: Row[], context: ReportContext): string {
   const lines = [
@@ -223,7 +248,7 @@ export function formatReport(rows: Row[], context: ReportContext): string {
     '',
     `Seed: ${context.seeded} in ${context.seedSeconds.toFixed(0)} s (target under ${context.seedTargetSeconds} s: ${context.seedSeconds < context.seedTargetSeconds ? 'met' : '**missed**'}).`,
     '',
-    `Targets: reads ≥ ${targets.readRate} req/s, p99 < ${targets.readP99Ms} ms and within ${targets.driverRatio}× of the driver; writes ≥ ${targets.writeRate} req/s with zero errors. p95 is exact (every response's time); "driver" replays the call's SELECT statements, captured from the app, through \`pg\` with 50 clients and prepared statements; "bare" sends the same statements from a server of Fastify and \`pg\` alone (bench/bare-server.ts), answering their rows as JSON: the floor of an HTTP call on this machine for that SQL; cores = CPU used during the API run (1.0 = one core).`,
+    `Targets: reads ≥ ${targets.readRate} req/s, p99 < ${targets.readP99Ms} ms and within ${targets.driverRatio}× of the driver; writes ≥ ${targets.writeRate} req/s with zero errors. p95 is exact (every response's time); "driver" replays the call's SELECT statements, captured from the app, through \`pg\` with 50 clients and prepared statements; "bare" sends the same statements from a server of Fastify and \`pg\` alone (bench/bare-server.ts), answering their rows as JSON: the floor of an HTTP call on this machine for that SQL; cores = CPU used during the API run (1.0 = one core); for a write, "on a lock" = the calls waiting on a lock, on average (pg_stat_activity, sampled every 20 ms).`,
     '',
     '| call | req/s | p50 ms | p95 ms | p99 ms | errors | driver calls/s | API ÷ driver | bare calls/s (API ÷ bare) | cores server / postgres / load | result |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
@@ -234,7 +259,7 @@ export function formatReport(rows: Row[], context: ReportContext): string {
     const misses = missesOf(row);
     const result = misses.length === 0 ? 'met' : `**missed** (${misses.join(', ')})`;
     lines.push(
-      `| ${row.name}${row.note ? ` — ${row.note}` : ''} | ${api.rate.toFixed(0)} | ${ms(api.p50)} | ${ms(api.p95)} | ${ms(api.p99)} | ${api.errors}${api.errors ? ` of ${api.count}` : ''} | ${driver ? `${driver.rate.toFixed(0)} (${row.statements} stmt)` : row.statements ? `— (${row.statements} stmt)` : '—'} | ${driver ? ratio.toFixed(2) : '—'} | ${row.bare ? `${row.bare.rate.toFixed(0)} (${(api.rate / row.bare.rate).toFixed(2)})` : '—'} | ${row.cpu.server.toFixed(2)} / ${row.cpu.postgres.toFixed(2)} / ${row.cpu.bench.toFixed(2)} | ${result} |`,
+      `| ${row.name}${row.note ? ` — ${row.note}` : ''} | ${api.rate.toFixed(0)} | ${ms(api.p50)} | ${ms(api.p95)} | ${ms(api.p99)} | ${api.errors}${api.errors ? ` of ${api.count}` : ''} | ${driver ? `${driver.rate.toFixed(0)} (${row.statements} stmt)` : row.statements ? `— (${row.statements} stmt)` : '—'} | ${driver ? ratio.toFixed(2) : '—'} | ${row.bare ? `${row.bare.rate.toFixed(0)} (${(api.rate / row.bare.rate).toFixed(2)})` : '—'} | ${row.cpu.server.toFixed(2)} / ${row.cpu.postgres.toFixed(2)} / ${row.cpu.bench.toFixed(2)}${row.cpu.lockWaiters === undefined ? '' : `; ${row.cpu.lockWaiters.toFixed(1)} on a lock`} | ${result} |`,
     );
   }
   lines.push(
@@ -257,14 +282,14 @@ export function formatReport(rows: Row[], context: ReportContext): string {
     lines.push(
       `Beside the baseline (BENCH_COMPARE=${path.relative(context.repoRoot, context.compareEntry ?? '')}, on the same database, ${turnsOf(context)}):`,
       '',
-      '| call | baseline req/s | this build req/s | change | p99 ms baseline → this build | CPU ms a call, server + PostgreSQL: baseline → this build | errors baseline / this build |',
-      '|---|---:|---:|---:|---|---|---|',
+      '| call | baseline req/s | this build req/s | change | p99 ms baseline → this build | CPU ms a call, server + PostgreSQL: baseline → this build | calls waiting on a lock, on average: baseline → this build | errors baseline / this build |',
+      '|---|---:|---:|---:|---|---|---|---|',
     );
     for (const row of compared) {
       const before = row.baseline;
       if (!before) continue;
       lines.push(
-        `| ${row.name} | ${before.rate.toFixed(0)} | ${row.api.rate.toFixed(0)} | ${((row.api.rate / before.rate - 1) * 100).toFixed(0)} % | ${ms(before.p99)} → ${ms(row.api.p99)} | ${cpuChange(row.baselineCpu, before, row.cpu, row.api)} | ${before.errors} / ${row.api.errors} |`,
+        `| ${row.name} | ${before.rate.toFixed(0)} | ${row.api.rate.toFixed(0)} | ${((row.api.rate / before.rate - 1) * 100).toFixed(0)} % | ${ms(before.p99)} → ${ms(row.api.p99)} | ${cpuChange(row.baselineCpu, before, row.cpu, row.api)} | ${lockWaitChange(row.baselineCpu, row.cpu)} | ${before.errors} / ${row.api.errors} |`,
       );
     }
     lines.push('');

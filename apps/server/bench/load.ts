@@ -30,6 +30,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { todayIn } from '@imprest/domain/requests.ts';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -122,10 +123,14 @@ function postgresCpuBetween(before: Map<number, number>, after: Map<number, numb
   return total;
 }
 
-/** Runs `body` and answers the cores each side used meanwhile (1.0 = one core busy). */
+/**
+ * Runs `body` and answers the cores each side used meanwhile (1.0 = one core busy); given a
+ * database, also how many of its backends waited on a lock, on average (lockWaiters).
+ */
 async function measureCpu<T>(
   serverPid: number,
   body: () => Promise<T>,
+  lockWatch?: string,
 ): Promise<{ value: T; cpu: CpuShare }> {
   const [server0, postgres0, bench0, at0] = [
     await cpuSecondsOf(serverPid),
@@ -133,7 +138,14 @@ async function measureCpu<T>(
     process.cpuUsage(),
     performance.now(),
   ];
-  const value = await body();
+  const waits = lockWatch ? await watchLockWaits(lockWatch) : undefined;
+  let value: T;
+  let lockWaiters: number | undefined;
+  try {
+    value = await body();
+  } finally {
+    lockWaiters = await waits?.stop();
+  }
   const seconds = (performance.now() - at0) / 1000;
   const bench = process.cpuUsage(bench0);
   return {
@@ -142,6 +154,39 @@ async function measureCpu<T>(
       server: ((await cpuSecondsOf(serverPid)) - server0) / seconds,
       postgres: postgresCpuBetween(postgres0, await postgresCpuSeconds()) / seconds,
       bench: (bench.user + bench.system) / 1e6 / seconds,
+      ...(lockWaiters === undefined ? {} : { lockWaiters }),
+    },
+  };
+}
+
+/**
+ * Counts the database's backends waiting on a lock (pg_stat_activity's wait_event_type 'Lock': a
+ * row's, a transaction's) every 20 ms, on a connection of its own, until stopped; `stop()`
+ * answers the mean. The writes of one organisation's final approvals queue on its approval
+ * sequence row (decision 0022): this shows how many calls stood in that queue.
+ */
+async function watchLockWaits(databaseUrl: string): Promise<{ stop: () => Promise<number> }> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  let samples = 0;
+  let total = 0;
+  let watching = true;
+  const sampling = (async () => {
+    while (watching) {
+      const { rows } = await client.query<{ waiting: number }>(
+        `SELECT count(*)::int AS waiting FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
+      total += rows[0]?.waiting ?? 0;
+      samples += 1;
+      await sleep(20);
+    }
+  })();
+  return {
+    stop: async () => {
+      watching = false;
+      await sampling.finally(() => client.end());
+      return samples > 0 ? total / samples : 0;
     },
   };
 }
@@ -263,10 +308,16 @@ function loadOf(slices: Slice[]): Load & { firstError?: string } {
 function merged(measured: Measured[]): { value: Load & { firstError?: string }; cpu: CpuShare } {
   const seconds = measured.reduce((sum, part) => sum + part.value.seconds, 0);
   const share = (side: keyof CpuShare) =>
-    measured.reduce((sum, part) => sum + part.cpu[side] * part.value.seconds, 0) / seconds;
+    measured.reduce((sum, part) => sum + (part.cpu[side] ?? 0) * part.value.seconds, 0) / seconds;
+  const isWatched = measured.every((part) => part.cpu.lockWaiters !== undefined);
   return {
     value: loadOf(measured.map((part) => part.value)),
-    cpu: { server: share('server'), postgres: share('postgres'), bench: share('bench') },
+    cpu: {
+      server: share('server'),
+      postgres: share('postgres'),
+      bench: share('bench'),
+      ...(isWatched ? { lockWaiters: share('lockWaiters') } : {}),
+    },
   };
 }
 
@@ -1024,17 +1075,20 @@ async function benchmark(
     };
     const run = (target: ServerProcess, seconds: number) => {
       const offset = handedOut;
-      return measureCpu(target.pid, () =>
-        hammer(
-          target.url,
-          write.shot,
-          (i) => {
-            handedOut = Math.max(handedOut, offset + i + 1);
-            return write.next(offset + i);
-          },
-          targetsFor(offset),
-          seconds,
-        ),
+      return measureCpu(
+        target.pid,
+        () =>
+          hammer(
+            target.url,
+            write.shot,
+            (i) => {
+              handedOut = Math.max(handedOut, offset + i + 1);
+              return write.next(offset + i);
+            },
+            targetsFor(offset),
+            seconds,
+          ),
+        databaseUrl,
       );
     };
     // With a baseline, each build goes first every other write, as with the reads.
