@@ -56,14 +56,14 @@ export async function pipelined<T extends readonly unknown[]>(
 }
 
 /** A statement runPipeline sends on the connection itself, before the steps'. */
-export type ClientStatement = (client: pg.PoolClient) => Promise<unknown>;
+type ClientStatement = (client: pg.PoolClient) => Promise<unknown>;
 
 /**
  * The statement runPipeline sends after the steps' first statements, told whether a step has
  * failed already, in the server, by then: its statements may not have gone out, so the others'
  * must not be committed without them.
  */
-export type LastStatement = (client: pg.PoolClient, hasFailed: boolean) => Promise<unknown>;
+type LastStatement = (client: pg.PoolClient, hasFailed: boolean) => Promise<unknown>;
 
 /**
  * pipelined()'s work, with two more statements it may send on the connection, in the same write
