@@ -230,4 +230,28 @@ describe('the load report', () => {
     });
     expect(same).toContain('The server runs at LOG_LEVEL=info, its lines written to a file.');
   });
+
+  it('says in how many processes each build ran when either ran in more than one', () => {
+    const call = row('validate-token', 'read', load(5_000), [1.2, 0.4, 0.2], 1);
+    expect(formatReport([call], reportContext)).not.toContain('process');
+    expect(formatReport([call], { ...reportContext, processes: { server: 1 } })).not.toContain(
+      'process',
+    );
+    const beside = formatReport([call], {
+      ...reportContext,
+      compareEntry: '/base/dist/main.js',
+      processes: { server: 2, baseline: 1 },
+    });
+    expect(beside).toContain(
+      'LOG_LEVEL=warn (no line a call); in 2 processes (WEB_CONCURRENCY=2, sharing a Redis); the baseline in 1 process.',
+    );
+    const both = formatReport([call], {
+      ...reportContext,
+      compareEntry: '/base/dist/main.js',
+      processes: { server: 4, baseline: 4 },
+    });
+    expect(both).toContain(
+      '(no line a call); in 4 processes (WEB_CONCURRENCY=4, sharing a Redis).',
+    );
+  });
 });

@@ -77,7 +77,19 @@ export type ReportContext = {
   repoRoot: string;
   /** The servers' LOG_LEVEL: this build's, and the baseline's when it differs. */
   logLevel: { server: string; baseline?: string };
+  /** The servers' processes (BENCH_WEB_CONCURRENCY): this build's, and the baseline's; 1 if not given. */
+  processes?: { server: number; baseline?: number };
 };
+
+/** "; in 2 processes (WEB_CONCURRENCY=2, sharing a Redis); the baseline in 1": nothing for one each. */
+function processesOf(context: ReportContext): string {
+  const server = context.processes?.server ?? 1;
+  const baseline = context.processes?.baseline ?? server;
+  if (server === 1 && baseline === 1) return '';
+  const count = (n: number) =>
+    n > 1 ? `${n} processes (WEB_CONCURRENCY=${n}, sharing a Redis)` : '1 process';
+  return `; in ${count(server)}${baseline === server ? '' : `; the baseline in ${count(baseline)}`}`;
+}
 
 /** How the two builds shared each call's time beside the baseline (BENCH_ROUNDS). */
 function turnsOf(context: ReportContext): string {
@@ -244,7 +256,7 @@ export function formatReport(rows: Row[], context: ReportContext): string {
     '',
     `\`npm run bench:load\` — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, scale ${context.scale}, ${context.durationSeconds} s a call at ${context.connections} connections.`,
     '',
-    `Machine: ${context.machine}. The server, PostgreSQL and the load generator share the machine. The server runs at LOG_LEVEL=${context.logLevel.server}${context.logLevel.server === 'warn' ? ' (no line a call)' : ', its lines written to a file'}${context.logLevel.baseline && context.logLevel.baseline !== context.logLevel.server ? `; the baseline at LOG_LEVEL=${context.logLevel.baseline}` : ''}.`,
+    `Machine: ${context.machine}. The server, PostgreSQL and the load generator share the machine. The server runs at LOG_LEVEL=${context.logLevel.server}${context.logLevel.server === 'warn' ? ' (no line a call)' : ', its lines written to a file'}${context.logLevel.baseline && context.logLevel.baseline !== context.logLevel.server ? `; the baseline at LOG_LEVEL=${context.logLevel.baseline}` : ''}${processesOf(context)}.`,
     '',
     `Seed: ${context.seeded} in ${context.seedSeconds.toFixed(0)} s (target under ${context.seedTargetSeconds} s: ${context.seedSeconds < context.seedTargetSeconds ? 'met' : '**missed**'}).`,
     '',

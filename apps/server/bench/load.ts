@@ -38,7 +38,12 @@ import type { Database } from '../src/db/client.ts';
 import { startSession } from '../src/features/auth/session.ts';
 import { signToken } from '../src/features/auth/tokens.ts';
 import { databasePoolSize } from '../src/server.ts';
-import { startServerProcess, stopAllProcesses, type ServerProcess } from '../test/processes.ts';
+import {
+  startRedis,
+  startServerProcess,
+  stopAllProcesses,
+  type ServerProcess,
+} from '../test/processes.ts';
 import { loadPassword, loadShape, seedLoadOrganisation } from './seed-load.ts';
 import {
   buildBenchApp,
@@ -76,6 +81,23 @@ for (const level of [logLevel, compareLogLevel]) {
   if (!logLevels.includes(level)) throw new Error(`BENCH_LOG_LEVEL must be one of ${logLevels}`);
 }
 /**
+ * BENCH_WEB_CONCURRENCY: this build's server processes (WEB_CONCURRENCY, docs/decisions/0016), 1 by
+ * default; above 1 they share a Redis, as in production (REDIS_URL, or a redis-server of the run's
+ * own). BENCH_COMPARE_WEB_CONCURRENCY: the baseline's, the same by default, so a build can be set
+ * beside itself in another number of processes.
+ */
+function processCount(name: string, fallback: number): number {
+  const value = process.env[name];
+  if (value === undefined || value === '') return fallback;
+  const count = Number(value);
+  if (!(Number.isInteger(count) && count >= 1 && count <= 16)) {
+    throw new Error(`${name} must be a whole number from 1 to 16`);
+  }
+  return count;
+}
+const webConcurrency = processCount('BENCH_WEB_CONCURRENCY', 1);
+const compareWebConcurrency = processCount('BENCH_COMPARE_WEB_CONCURRENCY', webConcurrency);
+/**
  * BENCH_ROUNDS: with BENCH_COMPARE, each call's time is cut into this many rounds, and the two builds
  * take turns within each round, the one that went second going first in the next. A machine whose
  * speed drifts within a minute (seen: ±15 %) then meets both builds alike; with one round, each
@@ -100,6 +122,19 @@ async function cpuSecondsOf(pid: number): Promise<number> {
   const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / clockTicks;
+}
+
+/**
+ * CPU seconds of a process and of the processes it started (a server's node:cluster workers), as
+ * they run: a worker's time reaches its primary's own figures only once it has ended.
+ */
+async function treeCpuSecondsOf(pid: number): Promise<number> {
+  const children = await fs
+    .readFile(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .catch(() => '')
+    .then((text) => text.split(' ').filter(Boolean).map(Number));
+  const theirs = await Promise.all(children.map(treeCpuSecondsOf));
+  return theirs.reduce((sum, seconds) => sum + seconds, await cpuSecondsOf(pid));
 }
 
 /** CPU seconds of each process called postgres (the server's backends), by pid. */
@@ -133,7 +168,7 @@ async function measureCpu<T>(
   lockWatch?: string,
 ): Promise<{ value: T; cpu: CpuShare }> {
   const [server0, postgres0, bench0, at0] = [
-    await cpuSecondsOf(serverPid),
+    await treeCpuSecondsOf(serverPid),
     await postgresCpuSeconds(),
     process.cpuUsage(),
     performance.now(),
@@ -151,7 +186,7 @@ async function measureCpu<T>(
   return {
     value,
     cpu: {
-      server: ((await cpuSecondsOf(serverPid)) - server0) / seconds,
+      server: ((await treeCpuSecondsOf(serverPid)) - server0) / seconds,
       postgres: postgresCpuBetween(postgres0, await postgresCpuSeconds()) / seconds,
       bench: (bench.user + bench.system) / 1e6 / seconds,
       ...(lockWaiters === undefined ? {} : { lockWaiters }),
@@ -607,6 +642,11 @@ async function benchmark(
   const jwtSecret = randomBytes(32).toString('hex');
   const logDirectory = await fs.mkdtemp(path.join(os.tmpdir(), 'imprest-bench-logs-'));
   const jwtKey = new TextEncoder().encode(jwtSecret);
+  // Several processes of a build share a Redis, as in production (decision 0016).
+  const redis =
+    Math.max(webConcurrency, compareEntry ? compareWebConcurrency : 1) > 1
+      ? await startRedis()
+      : undefined;
   const startLoadServer = async (
     name: string,
     entry?: string,
@@ -614,6 +654,7 @@ async function benchmark(
   ): Promise<ServerProcess> => {
     log(`starting the ${name}…`);
     const level = entry ? compareLogLevel : logLevel;
+    const processes = entry ? compareWebConcurrency : webConcurrency;
     const outputFile = path.join(logDirectory, `${entry ? 'baseline' : 'server'}.log`);
     const started = await startServerProcess({
       name,
@@ -624,6 +665,9 @@ async function benchmark(
         TRUST_PROXY: 'loopback',
         NODE_ENV: 'production',
         ORG_TIMEZONE: config.orgTimezone,
+        ...(processes > 1 && redis
+          ? { WEB_CONCURRENCY: String(processes), REDIS_URL: redis.url }
+          : {}),
       },
       // BENCH_SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, to profile the server;
       // BENCH_COMPARE_NODE_ARGS for the baseline's, when they should differ (the same by default).
@@ -644,7 +688,9 @@ async function benchmark(
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    log(`${name} ${started.pid} ready at ${started.url}, LOG_LEVEL=${level}`);
+    log(
+      `${name} ${started.pid} ready at ${started.url}, LOG_LEVEL=${level}, ${processes} process${processes > 1 ? 'es' : ''}`,
+    );
     return started;
   };
   const server = await startLoadServer('load server');
@@ -1160,6 +1206,10 @@ async function benchmark(
     rounds,
     repoRoot,
     logLevel: { server: logLevel, ...(compareEntry ? { baseline: compareLogLevel } : {}) },
+    processes: {
+      server: webConcurrency,
+      ...(compareEntry ? { baseline: compareWebConcurrency } : {}),
+    },
   });
   process.stdout.write(`\n${report}\n`);
   if (scale === 1) {
