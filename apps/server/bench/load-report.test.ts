@@ -237,20 +237,16 @@ describe('the load report', () => {
     expect(formatReport([call], { ...reportContext, processes: { server: 1 } })).not.toContain(
       'process',
     );
-    const beside = formatReport([call], {
-      ...reportContext,
-      compareEntry: '/base/dist/main.js',
-      processes: { server: 2, baseline: 1 },
-    });
-    expect(beside).toContain(
+    const beside = (server: number, baseline: number) =>
+      formatReport([call], {
+        ...reportContext,
+        compareEntry: '/base/dist/main.js',
+        processes: { server, baseline },
+      });
+    expect(beside(2, 1)).toContain(
       'LOG_LEVEL=warn (no line a call); in 2 processes (WEB_CONCURRENCY=2, sharing a Redis); the baseline in 1 process.',
     );
-    const both = formatReport([call], {
-      ...reportContext,
-      compareEntry: '/base/dist/main.js',
-      processes: { server: 4, baseline: 4 },
-    });
-    expect(both).toContain(
+    expect(beside(4, 4)).toContain(
       '(no line a call); in 4 processes (WEB_CONCURRENCY=4, sharing a Redis).',
     );
   });
