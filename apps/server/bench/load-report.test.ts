@@ -85,6 +85,41 @@ describe('the load report', () => {
     expect(explainMisses(slow, machine)).toContain('Next step: more cores');
   });
 
+  it("says when the bare server's own rate misses the target, where the driver's does not", () => {
+    // The pending list: 1,350 a second; the driver 2,961; the bare server 1,570.
+    const both = row('pending list', 'read', load(1_350, 66), [0.99, 0.39, 0.16], 3, {
+      driver: load(2_961),
+      bare: load(1_570),
+    });
+    expect(missesOf(both)).toEqual(['rate', 'driver']);
+    expect(explainMisses(both, machine)).toContain(
+      "0.53 of the driver; the API gives 0.86 of that floor. Under 2,000: no server could meet the rate on this machine for this call's SQL.",
+    );
+    // The admin list: the ratio met, the rate missed with the floor under the target.
+    const rateOnly = row('requests, admin mode', 'read', load(1_595, 69), [0.96, 0.44, 0.23], 2, {
+      driver: load(2_940),
+      bare: load(1_828),
+    });
+    expect(missesOf(rateOnly)).toEqual(['rate']);
+    expect(explainMisses(rateOnly, machine)).toContain(
+      "A server of Fastify and `pg` alone sending the same statements gives 1,828 calls a second, and the API 0.87 of that floor. Under 2,000: no server could meet the rate on this machine for this call's SQL.",
+    );
+    // A floor over the target leaves the rate to the server, and says nothing of it.
+    const over = row('one request', 'read', load(1_944, 44), [0.86, 0.56, 0.17], 2, {
+      driver: load(3_735),
+      bare: load(2_752),
+    });
+    expect(explainMisses(over, machine)).not.toContain('no server could meet the rate');
+    // SQL that misses the rate by itself is the driver's sentence, not this one.
+    const sqlBound = row('name search', 'read', load(1_044, 86), [0.83, 0.63, 0.18], 3, {
+      driver: load(1_949),
+      bare: load(1_309),
+    });
+    const sqlText = explainMisses(sqlBound, machine);
+    expect(sqlText).toContain('give 1,949 calls a second here: the target is out of reach');
+    expect(sqlText).not.toContain('no server could meet the rate');
+  });
+
   it('gives a write the most the cores allow at its cost, and the larger share as the next step', () => {
     const call = row('submit a request', 'write', load(228), [0.74, 0.88, 0.07], 15);
     const text = explainMisses(call, machine);

@@ -166,6 +166,16 @@ export function explainMisses(
       `The call's ${row.statements ?? '?'} SELECTs alone, sent straight through the driver, give ${whole(driver.rate)} calls a second here: the target is out of reach on this machine for its SQL as it is, whatever the server does.`,
     );
   }
+  // The bare server's rate under the target, where the driver's is not: HTTP and the driver alone
+  // miss the rate, so no server could meet it here for this SQL (the driver's sentence covers SQL
+  // that misses it by itself).
+  const floorMissesRate =
+    misses.includes('rate') &&
+    row.bare !== undefined &&
+    row.bare.rate < target &&
+    !(driver && driver.rate < target) &&
+    !row.design;
+  const rateFloor = ` Under ${whole(target)}: no server could meet the rate on this machine for this call's SQL.`;
   if (misses.includes('driver') && driver && !row.design) {
     sentences.push(
       `The API gives ${(api.rate / driver.rate).toFixed(2)} of the driver's rate: what the server adds to the SQL (HTTP, the session, building the statements and the answer) more than halves what the SQL alone would give.`,
@@ -173,9 +183,13 @@ export function explainMisses(
     if (row.bare) {
       const floor = row.bare.rate / driver.rate;
       sentences.push(
-        `A server of Fastify and \`pg\` alone sending the same statements gives ${whole(row.bare.rate)} calls a second, ${floor.toFixed(2)} of the driver${floor < 1 / targets.driverRatio ? ': HTTP and the driver by themselves more than halve it here, so no server could meet this target on this machine for this call' : ''}; the API gives ${(api.rate / row.bare.rate).toFixed(2)} of that floor.`,
+        `A server of Fastify and \`pg\` alone sending the same statements gives ${whole(row.bare.rate)} calls a second, ${floor.toFixed(2)} of the driver${floor < 1 / targets.driverRatio ? ': HTTP and the driver by themselves more than halve it here, so no server could meet this target on this machine for this call' : ''}; the API gives ${(api.rate / row.bare.rate).toFixed(2)} of that floor.${floorMissesRate ? rateFloor : ''}`,
       );
     }
+  } else if (floorMissesRate && row.bare) {
+    sentences.push(
+      `A server of Fastify and \`pg\` alone sending the same statements gives ${whole(row.bare.rate)} calls a second, and the API ${(api.rate / row.bare.rate).toFixed(2)} of that floor.${rateFloor}`,
+    );
   }
   if (misses.includes('p99')) {
     sentences.push(
