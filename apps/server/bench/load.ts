@@ -35,6 +35,7 @@ import { todayIn } from '@imprest/domain/requests.ts';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import type { Database } from '../src/db/client.ts';
+import { parseWebConcurrency } from '../src/config.ts';
 import { startSession } from '../src/features/auth/session.ts';
 import { signToken } from '../src/features/auth/tokens.ts';
 import { databasePoolSize } from '../src/server.ts';
@@ -81,19 +82,20 @@ for (const level of [logLevel, compareLogLevel]) {
   if (!logLevels.includes(level)) throw new Error(`BENCH_LOG_LEVEL must be one of ${logLevels}`);
 }
 /**
- * BENCH_WEB_CONCURRENCY: this build's server processes (WEB_CONCURRENCY, docs/decisions/0016), 1 by
- * default; above 1 they share a Redis, as in production (REDIS_URL, or a redis-server of the run's
- * own). BENCH_COMPARE_WEB_CONCURRENCY: the baseline's, the same by default, so a build can be set
- * beside itself in another number of processes.
+ * BENCH_WEB_CONCURRENCY: this build's server processes, as WEB_CONCURRENCY takes them (a number, or
+ * auto; docs/decisions/0016), 1 by default; above 1 they share a Redis, as in production (REDIS_URL,
+ * or a redis-server of the run's own). BENCH_COMPARE_WEB_CONCURRENCY: the baseline's, the same by
+ * default, so a build can be set beside itself in another number of processes.
  */
 function processCount(name: string, fallback: number): number {
   const value = process.env[name];
-  if (value === undefined || value === '') return fallback;
-  const count = Number(value);
-  if (!(Number.isInteger(count) && count >= 1 && count <= 16)) {
-    throw new Error(`${name} must be a whole number from 1 to 16`);
+  if (value === undefined || value.trim() === '') return fallback;
+  // Read as the server reads WEB_CONCURRENCY: 1 to maxWebConcurrency, or auto.
+  try {
+    return parseWebConcurrency(value);
+  } catch (error) {
+    throw new Error(`${name}: ${(error as Error).message}`);
   }
-  return count;
 }
 const webConcurrency = processCount('BENCH_WEB_CONCURRENCY', 1);
 const compareWebConcurrency = processCount('BENCH_COMPARE_WEB_CONCURRENCY', webConcurrency);
