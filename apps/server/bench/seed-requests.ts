@@ -28,6 +28,13 @@ export type SeedShape = {
   staffPerOrganization: number;
   budgetsPerOrganization: number;
   requests: number;
+  /**
+   * What each budget code holds above the one before it (TZS), 10,000,000 by default. The requests
+   * are seeded without a balance check, about a hundred a code at any scale, a tenth of them in the
+   * hundreds of millions, so the codes early in an organisation's list are committed past their
+   * amount; the load benchmark's writes need codes with room at every scale (seed-load.ts).
+   */
+  budgetStep?: number;
 };
 
 export const defaultShape: SeedShape = {
@@ -118,7 +125,7 @@ async function seedPeopleAndBudgets(client: pg.PoolClient, shape: SeedShape): Pr
            (($1::int[])[1 + k % 7] + ($3::int[])[1 + (k / 7) % 3] + k / 21 + 1)::text AS code,
            ($2::text[])[1 + k % 7] AS category, ($4::text[])[1 + (k / 7) % 3] AS branch,
            k / 21 + 1 AS cost_code,
-           CASE WHEN k = 0 THEN 100000000000000 ELSE 2000000000 + k * 10000000::numeric END AS amount
+           CASE WHEN k = 0 THEN 100000000000000 ELSE 2000000000 + k * ${shape.budgetStep ?? 10_000_000}::numeric END AS amount
     FROM bench_orgs o CROSS JOIN generate_series(0, ${shape.budgetsPerOrganization - 1}) AS k`,
     [
       categories.map(([, code]) => code),
