@@ -27,7 +27,9 @@ import {
   findRetirementNotice,
   findReviewersToTell,
 } from '../features/notifications/queries.ts';
-import { listPendingForRole, listRequestPage, lockRequest } from '../features/requests/queries.ts';
+import { listRequestPage } from '../features/requests/list-queries.ts';
+import { listPendingForRole } from '../features/requests/pending-queries.ts';
+import { lockRequest } from '../features/requests/queries.ts';
 import { findRequestView } from '../features/requests/view.ts';
 import {
   countOwnerOutstandingRetirements,

@@ -61,7 +61,7 @@ export const users = pgTable(
       .using('gin', sql`(lower(${table.fullname} || ' ' || ${table.email})) gin_trgm_ops`)
       .where(sql`${table.deleted_at} IS NULL`),
     // A request list's search finds the requests of the organisation's users whose name contains
-    // the term, former colleagues' too (requests/queries.ts, usersNamed; issue 13): trigrams of
+    // the term, former colleagues' too (requests/list-queries.ts, usersNamed; issue 13): trigrams of
     // the name with the organisation in the same index (btree_gin), as requests_search_idx.
     index('users_name_idx').using(
       'gin',

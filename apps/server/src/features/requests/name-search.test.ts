@@ -16,7 +16,7 @@ import {
 } from '../../../test/helpers.ts';
 
 // A search for a term that can only name people reads the named owners' own pages merged, its
-// total from their kept counts (requests/queries.ts, namedOwnersPage); with more owners than that
+// total from their kept counts (requests/list-queries.ts, namedOwnersPage); with more owners than that
 // reads well, it reads the matches, as every other search does. Whichever way, a page holds what
 // the matches would: these tests compare both with the rows themselves, page by page.
 

@@ -40,7 +40,7 @@ async function pendingPage(user: TestUser, query = ''): Promise<[number, number]
 
 /**
  * What the pending list's total counts, from the rows: the organisation's newest versions waiting
- * for the role, not the caller's own and not one they answered a step of (requests/queries.ts).
+ * for the role, not the caller's own and not one they answered a step of (requests/pending-queries.ts).
  */
 async function waitingFor(user: TestUser, organizationId: string): Promise<number> {
   const [row] = (

@@ -46,14 +46,9 @@ import {
 import { presentPendingItem, presentRequest, presentRequestItem } from './presenter.ts';
 import { countOwnerRequests } from './counts.ts';
 import { findRequestView } from './view.ts';
-import {
-  findSubmissionTerms,
-  insertRequest,
-  listPendingForRole,
-  listRequestPage,
-  lockRequest,
-  markSuperseded,
-} from './queries.ts';
+import { listRequestPage } from './list-queries.ts';
+import { listPendingForRole } from './pending-queries.ts';
+import { findSubmissionTerms, insertRequest, lockRequest, markSuperseded } from './queries.ts';
 import { requestsWorkbook } from './spreadsheet.ts';
 
 /** The fields of a submission, without the parent of a resubmission. */

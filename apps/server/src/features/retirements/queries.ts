@@ -40,7 +40,8 @@ import {
   retirements,
   retirementStatusCounts,
 } from '../../db/schema.ts';
-import { keysetPosition, olderThan, usersNamed, type BatchOptions } from '../requests/queries.ts';
+import { usersNamed } from '../requests/list-queries.ts';
+import { keysetPosition, olderThan, type BatchOptions } from '../requests/queries.ts';
 
 export type RetirementRow = typeof retirements.$inferSelect;
 export type NewRetirement = typeof retirements.$inferInsert;
