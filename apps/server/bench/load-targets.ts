@@ -29,6 +29,11 @@ export type RetirementTarget = {
 
 export type LoadTargets = Awaited<ReturnType<typeof findTargets>>;
 
+/**
+ * Finds the targets in the seeded database. The write targets are distinct and apart (a request
+ * answered as an ordinary approval is not a final approval's): up to `writeTargets` of each, and
+ * twice that of final approvals, which one organisation alone holds.
+ */
 export async function findTargets(query: Query) {
   // The people of organisation 0 the reads act as, and its big budget (budget 0).
   const [organization] = await query<{ id: string }>(
