@@ -21,7 +21,7 @@ async function cpuSecondsOf(pid: number): Promise<number> {
  * CPU seconds of a process and of the processes it started (a server's node:cluster workers), as
  * they run: a worker's time reaches its primary's own figures only once it has ended.
  */
-export async function treeCpuSecondsOf(pid: number): Promise<number> {
+async function treeCpuSecondsOf(pid: number): Promise<number> {
   const children = await fs
     .readFile(`/proc/${pid}/task/${pid}/children`, 'utf8')
     .catch(() => '')
@@ -31,7 +31,7 @@ export async function treeCpuSecondsOf(pid: number): Promise<number> {
 }
 
 /** CPU seconds of each process called postgres (the server's backends), by pid. */
-export async function postgresCpuSeconds(): Promise<Map<number, number>> {
+async function postgresCpuSeconds(): Promise<Map<number, number>> {
   const seconds = new Map<number, number>();
   for (const name of await fs.readdir('/proc')) {
     if (!/^\d+$/.test(name)) continue;
@@ -93,9 +93,7 @@ export async function measureCpu<T>(
  * answers the mean. The writes of one organisation's final approvals queue on its approval
  * sequence row (decision 0022): this shows how many calls stood in that queue.
  */
-export async function watchLockWaits(
-  databaseUrl: string,
-): Promise<{ stop: () => Promise<number> }> {
+async function watchLockWaits(databaseUrl: string): Promise<{ stop: () => Promise<number> }> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   let samples = 0;

@@ -14,7 +14,7 @@ import { connections, durationSeconds, rounds } from './load-options.ts';
 import type { CpuShare, Load } from './load-report.ts';
 import { log, type Statement } from './support.ts';
 
-export function percentile(sorted: number[], fraction: number): number {
+function percentile(sorted: number[], fraction: number): number {
   const index = Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1);
   return sorted[Math.max(0, index)] ?? Number.NaN;
 }
@@ -103,10 +103,10 @@ export async function hammer(
 }
 
 /** One stretch of load on one build: every answer's time, how long it lasted, what failed. */
-export type Slice = { latencies: number[]; seconds: number; errors: number; firstError?: string };
+type Slice = { latencies: number[]; seconds: number; errors: number; firstError?: string };
 
 /** A stretch of load with the cores each side used meanwhile. */
-export type Measured = { value: Slice; cpu: CpuShare };
+type Measured = { value: Slice; cpu: CpuShare };
 
 /** A run's figures from every answer's time (sorted here), how long it ran and what failed. */
 function loadFrom(latencies: number[], seconds: number, errors: number): Load {
@@ -122,7 +122,7 @@ function loadFrom(latencies: number[], seconds: number, errors: number): Load {
 }
 
 /** The load of one or more stretches on one build, as one: its rate over their time together. */
-export function loadOf(slices: Slice[]): Load & { firstError?: string } {
+function loadOf(slices: Slice[]): Load & { firstError?: string } {
   const firstError = slices.find((slice) => slice.firstError)?.firstError;
   return {
     ...loadFrom(
@@ -135,7 +135,7 @@ export function loadOf(slices: Slice[]): Load & { firstError?: string } {
 }
 
 /** Stretches measured with measureCpu, as one: the cores weighed by each stretch's time. */
-export function merged(measured: Measured[]): {
+function merged(measured: Measured[]): {
   value: Load & { firstError?: string };
   cpu: CpuShare;
 } {
