@@ -31,11 +31,11 @@ import { listRequestPage } from '../features/requests/list-queries.ts';
 import { listPendingForRole } from '../features/requests/pending-queries.ts';
 import { lockRequest } from '../features/requests/queries.ts';
 import { findRequestView } from '../features/requests/view.ts';
+import { listRetirementPage } from '../features/retirements/list-queries.ts';
+import { listPendingReviewPage } from '../features/retirements/pending-queries.ts';
 import {
   countOwnerOutstandingRetirements,
   listOwnerOutstanding,
-  listPendingReviewPage,
-  listRetirementPage,
 } from '../features/retirements/queries.ts';
 import { connect, type Database } from './client.ts';
 import { budgets } from './schema.ts';

@@ -14,7 +14,7 @@ import {
   type RetirementBody,
 } from '../../../test/factories/retirements.ts';
 import { auth, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
-import { foldRetirementStatusCounts } from './queries.ts';
+import { foldRetirementStatusCounts } from './list-queries.ts';
 
 // An admin's retirement list reads its total from retirement_status_counts, which statement
 // triggers on retirements keep (migration 0020). These tests change retirements in every way the

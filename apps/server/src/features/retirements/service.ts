@@ -53,6 +53,8 @@ import {
   canSubmitRetirement,
   retirementReviewRefusal,
 } from './policy.ts';
+import { listRetirementPage } from './list-queries.ts';
+import { listPendingReviewPage } from './pending-queries.ts';
 import { presentRetirement, presentRetirementItem } from './presenter.ts';
 import {
   answerPendingRetirementReview,
@@ -62,8 +64,6 @@ import {
   findRetirementReviews,
   insertRetirement,
   insertRetirementReviewRound,
-  listPendingReviewPage,
-  listRetirementPage,
   lockRetirement,
   reopenRetirement,
   submitRetirementRound,
