@@ -1,3 +1,6 @@
+import type { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+
 /**
  * A Content-Disposition header naming a download: an ASCII fallback for old clients and the exact
  * UTF-8 name (RFC 6266), so names such as "Asha Staff requests.xlsx" arrive intact.
@@ -13,3 +16,14 @@ export function contentDisposition(kind: 'attachment' | 'inline', fileName: stri
 }
 
 export const xlsxContentType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** A spreadsheet a download makes: its file name and its bytes, streamed as they are written. */
+export type SpreadsheetDownload = { fileName: string; stream: Readable };
+
+/** Answers with a spreadsheet as an attachment under its file name. */
+export function sendSpreadsheet(reply: FastifyReply, file: SpreadsheetDownload): FastifyReply {
+  return reply
+    .header('content-type', xlsxContentType)
+    .header('content-disposition', attachmentHeader(file.fileName))
+    .send(file.stream);
+}

@@ -8,7 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { attachmentHeader, xlsxContentType } from '../../lib/attachment.ts';
+import { sendSpreadsheet, xlsxContentType } from '../../lib/attachment.ts';
 import { actorOf } from '../../lib/authenticate.ts';
 import { errorResponses } from '../../lib/error-responses.ts';
 import { downloadAuditEvents, listAuditEvents, listObjectHistory } from './service.ts';
@@ -54,10 +54,7 @@ export function auditRoutes(context: AppContext): FastifyPluginAsyncZod {
           actor: actorOf(request),
           query: request.query,
         });
-        return reply
-          .header('content-type', xlsxContentType)
-          .header('content-disposition', attachmentHeader(file.fileName))
-          .send(file.stream);
+        return sendSpreadsheet(reply, file);
       },
     );
 

@@ -11,8 +11,8 @@ import {
   auditChangeLines,
   auditObjectLabel,
 } from '@imprest/domain/audit-words.ts';
-import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.ts';
+import type { SpreadsheetDownload } from '../../lib/attachment.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { AppError } from '../../lib/errors.ts';
 import { streamWorkbook, wallClockIn } from '../../lib/workbook.ts';
@@ -130,7 +130,7 @@ const auditColumns = [
 export async function downloadAuditEvents(
   context: AppContext,
   options: { actor: Actor; query: AuditDownloadQuery },
-): Promise<{ fileName: string; stream: Readable }> {
+): Promise<SpreadsheetDownload> {
   const { actor } = options;
   assertDirector(actor);
   const filters = filtersOf(context, actor, options.query);

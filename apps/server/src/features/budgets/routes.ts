@@ -17,7 +17,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { attachmentHeader, xlsxContentType } from '../../lib/attachment.ts';
+import { sendSpreadsheet, xlsxContentType } from '../../lib/attachment.ts';
 import { actorOf } from '../../lib/authenticate.ts';
 import { errorResponses } from '../../lib/error-responses.ts';
 import {
@@ -135,10 +135,7 @@ export function budgetRoutes(context: AppContext): FastifyPluginAsyncZod {
           actor: actorOf(request),
           code: request.params.code,
         });
-        return reply
-          .header('content-type', xlsxContentType)
-          .header('content-disposition', attachmentHeader(file.filename))
-          .send(file.stream);
+        return sendSpreadsheet(reply, file);
       },
     );
 

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import {
   budgetDetailRequestLimit,
   budgetEditOf,
@@ -32,6 +31,7 @@ import {
 import { amountWithCurrency, toAmount } from '@imprest/domain/money.ts';
 import { messages } from '@imprest/domain/messages.ts';
 import type { AppContext } from '../../context.ts';
+import type { SpreadsheetDownload } from '../../lib/attachment.ts';
 import type { Executor } from '../../db/client.ts';
 import { pipelined } from '../../db/pipelined.ts';
 import type { budgets } from '../../db/schema.ts';
@@ -441,7 +441,7 @@ export const downloadBatchSize = 1000;
 export async function downloadBudgetRequests(
   context: AppContext,
   options: { actor: Actor; code: string },
-): Promise<{ filename: string; stream: Readable }> {
+): Promise<SpreadsheetDownload> {
   const budget = await visibleBudget(context, { ...options, action: 'download' });
   // The columns of the requests download (features/requests/spreadsheet.ts), for one budget.
   const stream = requestsWorkbook(context.db, {
@@ -451,5 +451,5 @@ export async function downloadBudgetRequests(
     sheetName: `Budget ${budget.code}`,
     batchSize: downloadBatchSize,
   });
-  return { filename: `${budget.code}-requests.xlsx`, stream };
+  return { fileName: `${budget.code}-requests.xlsx`, stream };
 }

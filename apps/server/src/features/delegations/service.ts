@@ -38,9 +38,9 @@ import {
   markDelegationEnded,
   type DelegationRow,
 } from './queries.ts';
+import { userNotFound } from '../users/visible.ts';
 
 const delegationNotFound = 'Delegation not found.';
-const userNotFound = 'User not found.';
 
 /** Today in the organisation's time zone: the day delegation periods are read in. */
 function today(context: AppContext): string {

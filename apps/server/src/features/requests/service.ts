@@ -1,6 +1,5 @@
 import { changesBetween, requestAuditTerms } from '@imprest/domain/audit.ts';
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import type {
   CreateRequestRequest,
   PendingListResponse,
@@ -23,6 +22,7 @@ import {
   todayIn,
 } from '@imprest/domain/requests.ts';
 import type { AppContext } from '../../context.ts';
+import type { SpreadsheetDownload } from '../../lib/attachment.ts';
 import type { Executor, Transaction } from '../../db/client.ts';
 import { pipelined } from '../../db/pipelined.ts';
 import type { Actor } from '../../lib/authenticate.ts';
@@ -35,7 +35,7 @@ import { presentOutstandingRetirement } from '../retirements/presenter.ts';
 import { listOwnerOutstandingWithTotal } from '../retirements/queries.ts';
 import { insertReviewChain } from '../reviews/queries.ts';
 import { notifyRequestSubmitted } from '../notifications/service.ts';
-import { findUserById, type UserWithOrganization } from '../users/queries.ts';
+import { userOfOrganization } from '../users/visible.ts';
 import {
   canListAllRequests,
   canReadRequest,
@@ -324,18 +324,6 @@ export async function getRequest(
 }
 
 /** A user of the caller's organisation, or 404. */
-async function userOfOrganization(
-  context: AppContext,
-  actor: Actor,
-  userId: string,
-): Promise<UserWithOrganization> {
-  if (userId === actor.id) return actor;
-  const user = await findUserById(context.db, userId);
-  if (!user || user.organization_id !== actor.organization_id)
-    throw new AppError('not_found', 'User not found.');
-  return user;
-}
-
 /**
  * Whose requests a list or download covers: `user` mode is one user's own (theirs, or any user's
  * for an admin); any other mode is admin mode, every request of the organisation.
@@ -363,7 +351,7 @@ export async function listRequests(
   const { actor, query } = options;
   const ownerId = ownerFilter(actor, options.mode, options.userId);
   // Another organisation's user is not found (decisions §2), as for the summary and downloads.
-  if (ownerId) await userOfOrganization(context, actor, ownerId);
+  if (ownerId) await userOfOrganization(context.db, actor, ownerId);
   const { rows, total, capped } = await listRequestPage(context.db, {
     organizationId: actor.organization_id,
     ownerId,
@@ -394,7 +382,7 @@ export async function summarizeRequests(
   const { actor, userId } = options;
   if (!canSeeUserRequests(actor, userId))
     throw new AppError('forbidden', 'You can only see your own request counts.');
-  await userOfOrganization(context, actor, userId);
+  await userOfOrganization(context.db, actor, userId);
   const owner = { organizationId: actor.organization_id, ownerId: userId };
   const [counts, outstanding] = await pipelined(context.db, [
     (on) => countOwnerRequests(on, userId),
@@ -479,10 +467,10 @@ export async function listPendingRequests(
 export async function downloadRequests(
   context: AppContext,
   options: { actor: Actor; mode: string; userId: string },
-): Promise<{ fileName: string; stream: Readable }> {
+): Promise<SpreadsheetDownload> {
   const { actor } = options;
   const ownerId = ownerFilter(actor, options.mode, options.userId);
-  const user = await userOfOrganization(context, actor, options.userId);
+  const user = await userOfOrganization(context.db, actor, options.userId);
   return {
     fileName: `${user.fullname} requests.xlsx`,
     stream: requestsWorkbook(context.db, {

@@ -16,7 +16,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { attachmentHeader, xlsxContentType } from '../../lib/attachment.ts';
+import { sendSpreadsheet, xlsxContentType } from '../../lib/attachment.ts';
 import { actorOf } from '../../lib/authenticate.ts';
 import { errorResponses } from '../../lib/error-responses.ts';
 import {
@@ -178,10 +178,7 @@ export function retirementRoutes(context: AppContext): FastifyPluginAsyncZod {
           mode: request.params.role,
           userId: request.query.id,
         });
-        return reply
-          .header('content-type', xlsxContentType)
-          .header('content-disposition', attachmentHeader(file.fileName))
-          .send(file.stream);
+        return sendSpreadsheet(reply, file);
       },
     );
   };

@@ -1,5 +1,4 @@
 import { changesBetween } from '@imprest/domain/audit.ts';
-import type { Readable } from 'node:stream';
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
 import type {
   AttachRetirementRequest,
@@ -26,6 +25,7 @@ import {
 import { amountWithCurrency, isMoreMoney } from '@imprest/domain/money.ts';
 import { retirementDueDate } from '@imprest/domain/retirements.ts';
 import type { AppContext } from '../../context.ts';
+import type { SpreadsheetDownload } from '../../lib/attachment.ts';
 import type { Executor } from '../../db/client.ts';
 import { pipelined } from '../../db/pipelined.ts';
 import type { Actor } from '../../lib/authenticate.ts';
@@ -43,7 +43,7 @@ import {
   notifyRetirementReviewed,
   notifyRetirementSubmitted,
 } from '../notifications/service.ts';
-import { findUserById } from '../users/queries.ts';
+import { userOfOrganization } from '../users/visible.ts';
 import {
   canAttachRetirement,
   canListAllRetirements,
@@ -558,12 +558,10 @@ export async function listPendingRetirements(
 export async function downloadRetirements(
   context: AppContext,
   options: { actor: Actor; mode: string; userId: string },
-): Promise<{ fileName: string; stream: Readable }> {
+): Promise<SpreadsheetDownload> {
   const { actor } = options;
   const ownerId = ownerFilter(actor, options.mode, options.userId);
-  const user = options.userId === actor.id ? actor : await findUserById(context.db, options.userId);
-  if (!user || user.organization_id !== actor.organization_id)
-    throw new AppError('not_found', 'User not found.');
+  const user = await userOfOrganization(context.db, actor, options.userId);
   return {
     fileName: `${user.fullname} retirements.xlsx`,
     stream: retirementsWorkbook(context.db, {

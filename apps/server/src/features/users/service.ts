@@ -35,6 +35,7 @@ import {
   type UserField,
 } from './policy.ts';
 import { presentUser } from './presenter.ts';
+import { userNotFound, visibleUser } from './visible.ts';
 import {
   findUserById,
   insertUsers,
@@ -47,18 +48,7 @@ import {
   type UserWithOrganization,
 } from './queries.ts';
 
-const notFound = () => new AppError('not_found', 'User not found.');
-
-/** The user of the actor's organisation, or 404 (another organisation's is never revealed). */
-async function visibleUser(
-  context: AppContext,
-  actor: Actor,
-  userId: string,
-): Promise<UserWithOrganization> {
-  const target = await findUserById(context.db, userId);
-  if (!target || target.organization_id !== actor.organization_id) throw notFound();
-  return target;
-}
+const notFound = () => new AppError('not_found', userNotFound);
 
 function present(actor: Actor, row: UserWithOrganization): UserResponse {
   return presentUser(row, { showLastLoggedIn: canSeeLastLoggedIn(actor) });
@@ -181,7 +171,7 @@ export async function readUser(
   context: AppContext,
   options: { actor: Actor; userId: string },
 ): Promise<UserResponse> {
-  const target = await visibleUser(context, options.actor, options.userId);
+  const target = await visibleUser(context.db, options.actor, options.userId);
   if (!canReadUser(options.actor, target))
     throw new AppError('forbidden', 'Only an admin can view other users.');
   return present(options.actor, target);
@@ -219,7 +209,7 @@ export async function updateUser(
   options: { actor: Actor; body: UpdateUserRequest },
 ): Promise<UserResponse> {
   const { actor, body } = options;
-  const found = await visibleUser(context, actor, body.user_id);
+  const found = await visibleUser(context.db, actor, body.user_id);
   if (!canChangeSettings(actor, found))
     throw new AppError('forbidden', 'Only an admin or the account holder can change this user.');
   let isNewPosition = false;
@@ -332,7 +322,7 @@ export async function deleteUser(
   const { actor } = options;
   if (actor.role !== 'director')
     throw new AppError('forbidden', 'Only the director can delete users.');
-  const target = await visibleUser(context, actor, options.userId);
+  const target = await visibleUser(context.db, actor, options.userId);
   if (!canDeleteUser(actor, target))
     throw new AppError('bad_request', 'You cannot delete your own account.', {
       details: [{ path: 'userId', message: 'is your own account' }],
@@ -371,7 +361,7 @@ export async function updateUserSettings(
   context: AppContext,
   options: { actor: Actor; userId: string; settings: string },
 ): Promise<UserResponse> {
-  const target = await visibleUser(context, options.actor, options.userId);
+  const target = await visibleUser(context.db, options.actor, options.userId);
   if (!canChangeSettings(options.actor, target)) {
     throw new AppError(
       'forbidden',
@@ -401,7 +391,7 @@ export async function restrictUser(
   const { actor } = options;
   if (!isFinance(actor.role))
     throw new AppError('forbidden', 'Only finance can restrict or unrestrict users.');
-  const target = await visibleUser(context, actor, options.userId);
+  const target = await visibleUser(context.db, actor, options.userId);
   if (!canRestrictUser(actor, target)) {
     throw new AppError('bad_request', 'You cannot restrict or unrestrict your own account.', {
       details: [{ path: 'user_id', message: 'is your own account' }],
