@@ -10,7 +10,7 @@ import {
   emailQueue,
   staleEmailClaims,
 } from '../../lib/mailer.ts';
-import { sendRetirementWarnings, sendReviewReminders } from '../notifications/service.ts';
+import { sendRetirementWarnings, sendReviewReminders } from '../notifications/daily.ts';
 import { lockOverdueUsers } from './service.ts';
 
 /** Queue names. */

@@ -27,7 +27,7 @@ import {
   startSmtpServer,
   type TestSmtpServer,
 } from '../../../test/smtp.ts';
-import { sendRetirementWarnings, sendReviewReminders } from './service.ts';
+import { sendRetirementWarnings, sendReviewReminders } from './daily.ts';
 
 // Who hears what through a request's and a retirement's whole life (issue 10), with a real SMTP
 // server and a real pg-boss worker on this file's database.

@@ -1,35 +1,27 @@
+/**
+ * Who is told what when a request, retirement, account or delegation changes: the e-mails each
+ * event queues in the transaction that made it. The daily runs are in daily.ts.
+ */
 import {
-  isReviewLate,
   notificationKey,
-  receivesNotification,
   requestDecisionKind,
   retirementDecisionKind,
-  retirementMilestoneOn,
   stepsToNotify,
-  workingDaysBetween,
-  type NotificationKind,
 } from '@imprest/domain/notifications.ts';
-import { retirementEscalationDays, retirementGraceDays } from '@imprest/domain/constants.ts';
 import { canActAsDelegate } from '@imprest/domain/delegations.ts';
 import { todayIn } from '@imprest/domain/requests.ts';
-import { addDays } from '@imprest/domain/retirements.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import type { DrawnValue } from '../../db/drawn.ts';
-import { queueEmails, type Email } from '../../lib/mailer.ts';
 import type { ActingDelegate } from '../delegations/queries.ts';
 import {
   currentTransactionId,
   findLockReasons,
   findOrganizationNames,
   findPeopleNames,
-  findPendingRetirementsDue,
   findRecipients,
   findRequestNotice,
-  findRetirementNotice,
-  findReviewersOf,
   findReviewersToTell,
-  findWaitingSteps,
   type Recipient,
   type RequestNotice,
   type RetirementNotice,
@@ -40,58 +32,9 @@ import {
   requestDecisionEmail,
   retirementAttachedEmail,
   retirementDecisionEmail,
-  retirementWarningEmail,
-  reviewReminderEmail,
   reviewRequestedEmail,
-  type DigestItem,
-  type RenderedEmail,
-  type RequestFacts,
 } from './templates.ts';
-
-/** One e-mail to one person about one event, before muting is applied. */
-type Notice = {
-  recipient: Recipient;
-  kind: NotificationKind;
-  key: string;
-  email: RenderedEmail;
-  /** A value drawn in the transaction whose marker the e-mail holds (Email's `carries`). */
-  carries?: DrawnValue;
-};
-
-/** Queues the notices whose recipients want them (mute_notification), in the caller's transaction. */
-async function queueNotices(tx: Executor, notices: Notice[]): Promise<number> {
-  const wanted = notices.filter((notice) =>
-    receivesNotification(notice.recipient.settings, notice.kind),
-  );
-  const emails: Email[] = wanted.map(({ recipient, kind, key, email, carries }) => ({
-    organizationId: recipient.organization_id,
-    to: recipient.email,
-    subject: email.subject,
-    body: email.text,
-    html: email.html,
-    idempotencyKey: key,
-    kind,
-    carries,
-  }));
-  await queueEmails(tx, emails);
-  return emails.length;
-}
-
-function factsOf(notice: RequestNotice): RequestFacts {
-  return {
-    organizationName: notice.organizationName,
-    requestId: notice.id,
-    ownerName: notice.ownerName,
-    purpose: notice.purpose,
-    amount: notice.amount,
-    currency: notice.currency,
-    budgetCode: notice.budgetCode,
-    budgetName: notice.budgetName,
-    approvalNumber: notice.approvalNumber,
-    expenditureDate: notice.expenditureDate,
-    justification: notice.justification,
-  };
-}
+import { factsOf, loadRetirement, ownerNotice, queueNotices, type Notice } from './notices.ts';
 
 /**
  * E-mails for a request or retirement that reached `step` of its chain: every active user of the
@@ -200,14 +143,6 @@ function delegatesToTell(
   );
 }
 
-/** The e-mail to an item's owner, read with the item (none once the owner is deleted). */
-function ownerNotice(
-  owner: Recipient | null,
-  build: (owner: Recipient) => Omit<Notice, 'recipient'>,
-): Notice[] {
-  return owner ? [{ recipient: owner, ...build(owner) }] : [];
-}
-
 /**
  * A request as its e-mails describe it. The reviews service also reads it on a request's last
  * step, after the answer but before the approval number is drawn, so that the read does not wait
@@ -216,12 +151,6 @@ function ownerNotice(
 export async function readRequestNotice(tx: Executor, requestId: string): Promise<RequestNotice> {
   const notice = await findRequestNotice(tx, requestId);
   if (!notice) throw new Error(`request ${requestId} not found for its notifications`);
-  return notice;
-}
-
-async function loadRetirement(tx: Executor, retirementId: string): Promise<RetirementNotice> {
-  const notice = await findRetirementNotice(tx, retirementId);
-  if (!notice) throw new Error(`retirement ${retirementId} not found for its notifications`);
   return notice;
 }
 
@@ -517,98 +446,4 @@ async function reasonsOf(
     tx,
     people.map((person) => person.id),
   );
-}
-
-/**
- * The daily warning run (07:00 ORG_TIMEZONE): the owner of every pending retirement whose spec §8
- * warning escalates or passes the grace period today (or up to warningCatchUpDays ago, for a
- * missed run) gets it by e-mail, once per retirement and milestone. Answers how many were queued.
- */
-export async function sendRetirementWarnings(
-  context: AppContext,
-  options: { today: string },
-): Promise<number> {
-  const { today } = options;
-  // Due dates whose escalation or lock day lies in the last few days.
-  const candidates = await findPendingRetirementsDue(context.db, {
-    from: addDays(today, -(retirementGraceDays + 1) - 3),
-    to: addDays(today, -retirementEscalationDays),
-  });
-  let queued = 0;
-  for (const candidate of candidates) {
-    const milestone = retirementMilestoneOn(candidate.dueDate, today);
-    if (!milestone) continue;
-    queued += await context.db.transaction(async (tx) => {
-      const notice = await loadRetirement(tx, candidate.id);
-      if (notice.retirementStatus !== 'pending') return 0;
-      return queueNotices(
-        tx,
-        ownerNotice(notice.owner, () => ({
-          kind: 'retirement_warning',
-          key: notificationKey('retirement', notice.retirementId, 'warning', milestone),
-          email: retirementWarningEmail({
-            appUrl: context.config.appUrl,
-            facts: factsOf(notice),
-            dueDate: notice.dueDate,
-            milestone,
-          }),
-        })),
-      );
-    });
-  }
-  return queued;
-}
-
-/**
- * The daily reminder run: every reviewer with a step waiting more than 3 working days gets one
- * digest of all the steps waiting for them (never their own requests, nor a request or retirement
- * round with a step they already answered), once per reviewer and day
- * however many processes run it (the key is reviewer + day). Answers how many were queued.
- */
-export async function sendReviewReminders(
-  context: AppContext,
-  options: { today: string },
-): Promise<number> {
-  const { today } = options;
-  const steps = await findWaitingSteps(context.db, context.config.orgTimezone);
-  if (steps.length === 0) return 0;
-  const organizationIds = [...new Set(steps.map((step) => step.organizationId))];
-  const reviewers = await findReviewersOf(context.db, {
-    organizationIds,
-    roles: [...new Set(steps.map((step) => step.role))],
-  });
-  const names = await findOrganizationNames(context.db, organizationIds);
-  const notices: Notice[] = [];
-  for (const reviewer of reviewers) {
-    const mine = steps.filter(
-      (step) =>
-        step.organizationId === reviewer.organization_id &&
-        step.role === reviewer.role &&
-        step.ownerId !== reviewer.id &&
-        // One person answers one step of a request or retirement round (docs/decisions/0019).
-        !step.answeredBy.includes(reviewer.id),
-    );
-    if (!mine.some((step) => isReviewLate(step.since, today))) continue;
-    const items: DigestItem[] = mine.map((step) => ({
-      kind: step.kind,
-      requestId: step.requestId,
-      ownerName: step.ownerName,
-      purpose: step.purpose,
-      amount: step.amount,
-      currency: step.currency,
-      workingDays: workingDaysBetween(step.since, today),
-    }));
-    notices.push({
-      recipient: reviewer,
-      kind: 'review_reminder',
-      key: notificationKey('digest', reviewer.id, today),
-      email: reviewReminderEmail({
-        appUrl: context.config.appUrl,
-        organizationName: names.get(reviewer.organization_id) ?? '',
-        recipientName: reviewer.fullname,
-        items,
-      }),
-    });
-  }
-  return context.db.transaction((tx) => queueNotices(tx, notices));
 }

@@ -1,7 +1,7 @@
 import { and, eq, inArray, like } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { emailOutbox, retirementReviews, retirements } from '../../db/schema.ts';
-import { sendReviewReminders } from '../notifications/service.ts';
+import { sendReviewReminders } from '../notifications/daily.ts';
 import { anotherRetirementStepRefusal } from './policy.ts';
 import {
   buildStaffedOrganization,

@@ -19,7 +19,7 @@ import {
 import { recipientsOf } from '../../../test/outbox.ts';
 import { startSession } from '../auth/session.ts';
 import { signToken } from '../auth/tokens.ts';
-import { sendReviewReminders } from '../notifications/service.ts';
+import { sendReviewReminders } from '../notifications/daily.ts';
 import { anotherStepRefusal } from './policy.ts';
 
 /**
