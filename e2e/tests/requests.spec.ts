@@ -341,7 +341,23 @@ test('a rejected request shows the rejection and offers no more decisions', asyn
     amount_requested: 3_000_000,
   });
   const finance = await pageOf(browser, 'finance@example.com');
-  await review(finance, id, 'Reject', 'Not a priority this quarter.');
+  // While an answer is on its way, its button spins and the other answers wait: no second answer
+  // goes out with it. The answer is held here until that is seen.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await finance.route('**/api/v1/reviews', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await finance.goto(`/dashboard/requests/${id}`);
+  const panel = finance.getByTestId('review-panel');
+  await panel.getByLabel('Comments (optional)').fill('Not a priority this quarter.');
+  await panel.getByRole('button', { name: 'Reject' }).click();
+  await expect(panel.getByRole('button', { name: 'Reject' })).toHaveAccessibleName(/loading/);
+  await expect(panel.getByRole('button', { name: 'Accept' })).toBeDisabled();
+  await expect(panel.getByRole('button', { name: 'Return for Edits' })).toBeDisabled();
+  release();
+  await expect(finance.getByText('Review Successful')).toBeVisible();
   await finance.context().close();
 
   await page.setViewportSize(desktop);

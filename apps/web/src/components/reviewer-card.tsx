@@ -2,6 +2,7 @@ import { Card, Flex, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { formatDate } from '../lib/format.ts';
 import { StatusTag } from './status-tag.tsx';
+import { WrittenText } from './written-text.tsx';
 
 /** What the card shows of a request's or a retirement's review (spec §3 Review). */
 export type ReviewerCardReview = {
@@ -58,10 +59,12 @@ export function ReviewerCard({ review, statusLabel, extra }: ReviewerCardProps) 
           <Typography.Text type="secondary">{formatDate(review.reviewed_at)}</Typography.Text>
         ) : null}
         {extra}
-        <Typography.Paragraph
-          style={{ margin: '8px 0 0', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
-        >
-          {review.comments || <Typography.Text type="secondary">No comments</Typography.Text>}
+        <Typography.Paragraph style={{ margin: '8px 0 0' }}>
+          {review.comments ? (
+            <WrittenText>{review.comments}</WrittenText>
+          ) : (
+            <Typography.Text type="secondary">No comments</Typography.Text>
+          )}
         </Typography.Paragraph>
       </Flex>
     </Card>

@@ -6,6 +6,7 @@ import { currencyLabel, taxModeLabels } from '../../../lib/request-labels.ts';
 import { AttachmentList } from '../../../components/files/components/attachment-list.tsx';
 import { FilePreviewDialog } from '../../../components/files/components/file-preview-dialog.tsx';
 import { fieldLabels, modeLabel, modesOf, modeText, sharedRequestItems } from './request-fields.ts';
+import { WrittenText } from '../../../components/written-text.tsx';
 
 const columns = { xs: 1, sm: 2, md: 2, lg: 3, xl: 3, xxl: 3 };
 
@@ -45,11 +46,7 @@ export function RequestDetails({ request }: RequestDetailsProps) {
       key: 'justification',
       label: fieldLabels.expenditureJustification,
       span: columns,
-      children: (
-        <span style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-          {request.expenditure_justification || '—'}
-        </span>
-      ),
+      children: <WrittenText>{request.expenditure_justification || '—'}</WrittenText>,
     },
     {
       key: 'attachments',

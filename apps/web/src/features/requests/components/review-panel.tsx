@@ -1,10 +1,18 @@
 import type { RequestResponse } from '@imprest/domain/api/requests.ts';
 import type { ReviewDecision } from '@imprest/domain/requests.ts';
-import { Alert, Button, Card, Flex, Input, Typography } from 'antd';
+import { Alert, Card, Flex, Input, Typography } from 'antd';
 import { useState } from 'react';
+import { DecisionButtons, type DecisionChoice } from '../../../components/decision-buttons.tsx';
 import { useReviewRequest } from '../api/review-request.ts';
 import { OwnerStanding } from './owner-standing.tsx';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
+
+/** Spec §2: the step's three answers. */
+const decisions: readonly DecisionChoice<ReviewDecision>[] = [
+  { decision: 'request_edit', label: 'Return for Edits' },
+  { decision: 'rejected', label: 'Reject', look: 'danger' },
+  { decision: 'approved', label: 'Accept', look: 'primary' },
+];
 
 /** Spec §8: a refused review. */
 const reviewFailed = 'Error! Failed to add review';
@@ -65,31 +73,12 @@ export function ReviewPanel({ request, reviewId, onReviewed, onBehalfOf }: Revie
           onChange={(event) => setComments(event.target.value)}
           disabled={review.isPending}
         />
-        <Flex gap={12} wrap justify="flex-end">
-          <Button
-            onClick={() => handleDecision('request_edit')}
-            loading={review.isPending && decision === 'request_edit'}
-            disabled={review.isPending && decision !== 'request_edit'}
-          >
-            Return for Edits
-          </Button>
-          <Button
-            danger
-            onClick={() => handleDecision('rejected')}
-            loading={review.isPending && decision === 'rejected'}
-            disabled={review.isPending && decision !== 'rejected'}
-          >
-            Reject
-          </Button>
-          <Button
-            type="primary"
-            onClick={() => handleDecision('approved')}
-            loading={review.isPending && decision === 'approved'}
-            disabled={review.isPending && decision !== 'approved'}
-          >
-            Accept
-          </Button>
-        </Flex>
+        <DecisionButtons
+          choices={decisions}
+          chosen={decision}
+          isPending={review.isPending}
+          onDecide={handleDecision}
+        />
       </Flex>
     </Card>
   );

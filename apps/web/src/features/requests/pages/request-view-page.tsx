@@ -34,6 +34,7 @@ import '../../../components/print-record.css';
 import '../components/request-view.css';
 import { ObjectHistoryCard } from '../../../components/history/object-history-card.tsx';
 import { isLoadLost } from '../../../lib/query-client.ts';
+import { WrittenText } from '../../../components/written-text.tsx';
 
 type Outcome = 'reviewed' | 'retirement-requested' | null;
 
@@ -216,11 +217,7 @@ function RequestContent({
           // column on a phone.
           description={
             <Flex vertical align="flex-start" gap={8}>
-              {returnedBy?.comments ? (
-                <span style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                  “{returnedBy.comments}”
-                </span>
-              ) : null}
+              {returnedBy?.comments ? <WrittenText>“{returnedBy.comments}”</WrittenText> : null}
               <Button type="primary" onClick={handleEdit}>
                 Edit the request
               </Button>

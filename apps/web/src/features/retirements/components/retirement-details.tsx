@@ -7,6 +7,7 @@ import { AttachmentList } from '../../../components/files/components/attachment-
 import { FilePreviewDialog } from '../../../components/files/components/file-preview-dialog.tsx';
 import { formatAmount, formatDate } from '../../../lib/format.ts';
 import { costCodeText, retirementFieldLabels as labels } from './retirement-fields.ts';
+import { WrittenText } from '../../../components/written-text.tsx';
 
 const columns = { xs: 1, sm: 2, md: 2, lg: 3, xl: 3, xxl: 3 };
 
@@ -50,11 +51,7 @@ export function RetirementDetails({ request, retirement }: RetirementDetailsProp
       key: 'comments',
       label: labels.comments,
       span: columns,
-      children: (
-        <span style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-          {retirement.comments || '—'}
-        </span>
-      ),
+      children: <WrittenText>{retirement.comments || '—'}</WrittenText>,
     },
     {
       key: 'documents',

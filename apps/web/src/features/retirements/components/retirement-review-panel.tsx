@@ -1,12 +1,19 @@
 import type { RetirementResponse } from '@imprest/domain/api/retirements.ts';
 import type { RetirementDecision } from '@imprest/domain/api/retirements.ts';
 import { cashToReturn } from '@imprest/domain/retirements.ts';
-import { Alert, Button, Card, Checkbox, Flex, Input, Typography } from 'antd';
+import { Alert, Card, Checkbox, Flex, Input, Typography } from 'antd';
 import { useState } from 'react';
+import { DecisionButtons, type DecisionChoice } from '../../../components/decision-buttons.tsx';
 import { formatAmount } from '../../../lib/format.ts';
 import { useReviewRetirement } from '../api/review-retirement.ts';
 import { retirementFieldLabels as labels } from './retirement-fields.ts';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time.ts';
+
+/** Spec §2 Retirement form, admin: Reject and Accept. */
+const decisions: readonly DecisionChoice<RetirementDecision>[] = [
+  { decision: 'rejected', label: 'Reject', look: 'danger' },
+  { decision: 'approved', label: 'Accept', look: 'primary' },
+];
 
 type RetirementReviewPanelProps = {
   retirement: RetirementResponse;
@@ -86,24 +93,12 @@ export function RetirementReviewPanel({
             ) : null}
           </Flex>
         ) : null}
-        <Flex gap={12} wrap justify="flex-end">
-          <Button
-            danger
-            onClick={() => handleDecision('rejected')}
-            loading={review.isPending && decision === 'rejected'}
-            disabled={review.isPending && decision !== 'rejected'}
-          >
-            Reject
-          </Button>
-          <Button
-            type="primary"
-            onClick={() => handleDecision('approved')}
-            loading={review.isPending && decision === 'approved'}
-            disabled={review.isPending && decision !== 'approved'}
-          >
-            Accept
-          </Button>
-        </Flex>
+        <DecisionButtons
+          choices={decisions}
+          chosen={decision}
+          isPending={review.isPending}
+          onDecide={handleDecision}
+        />
       </Flex>
     </Card>
   );

@@ -30,6 +30,7 @@ import { RetirementStatusTag } from '../components/retirement-status-tag.tsx';
 import { RetirementWarningBanner } from '../components/retirement-warning-banner.tsx';
 import { isLoadLost } from '../../../lib/query-client.ts';
 import '../../../components/print-record.css';
+import { WrittenText } from '../../../components/written-text.tsx';
 
 type Outcome = 'submitted' | 'reviewed' | null;
 
@@ -169,11 +170,7 @@ function RetirementContent({ request, retirement, onBack, onOutcome }: Retiremen
           title={`${rejectedBy ? reviewerWithTitle(rejectedBy) : 'A reviewer'} rejected this retirement. Ask to resubmit it, then change it and submit it again.`}
           description={
             <Flex vertical gap={8}>
-              {rejectedBy?.comments ? (
-                <span style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                  “{rejectedBy.comments}”
-                </span>
-              ) : null}
+              {rejectedBy?.comments ? <WrittenText>“{rejectedBy.comments}”</WrittenText> : null}
               <ResubmitRetirementButton retirementId={retirement.id} />
             </Flex>
           }
