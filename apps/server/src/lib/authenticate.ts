@@ -4,10 +4,10 @@ import type { users } from '../db/schema.ts';
 import { AppError } from './errors.ts';
 
 /**
- * The signed-in user a request acts as: the current user row, its organisation's name and the
- * session the token belongs to (docs/decisions/0012).
+ * The signed-in user a request acts as: the current user row but its password's hash, its
+ * organisation's name and the session the token belongs to (docs/decisions/0012).
  */
-export type Actor = typeof users.$inferSelect & {
+export type Actor = Omit<typeof users.$inferSelect, 'password_hash'> & {
   organization_name: string;
   role: Role;
   session_id: string;

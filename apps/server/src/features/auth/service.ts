@@ -11,10 +11,11 @@ import { presentUser } from '../users/presenter.ts';
 import { userAuditFields } from '@imprest/domain/audit.ts';
 import {
   findUserByEmail,
+  findPasswordHash,
   findUserById,
   hasAnyUser,
   touchLastLoggedIn,
-  type UserWithOrganization,
+  type UserProfile,
 } from '../users/queries.ts';
 import { revokeLinkTokens } from './password-reset.ts';
 import { assertPasswordAllowed } from './common-passwords.ts';
@@ -29,7 +30,7 @@ import { signToken } from './tokens.ts';
  */
 export async function sessionFor(
   context: AppContext,
-  user: UserWithOrganization,
+  user: UserProfile,
   session: { id: string; expiresAt: Date },
 ): Promise<AuthResponse> {
   const token = signToken(
@@ -192,7 +193,8 @@ export async function changeOwnPassword(
   const { db } = context;
   const { actor } = options;
   await takeTry(db, actor.email, options.address);
-  if (!(await verifyPassword(actor.password_hash, options.currentPassword))) {
+  const currentHash = await findPasswordHash(db, actor.id);
+  if (!(await verifyPassword(currentHash, options.currentPassword))) {
     await keepFailure(db);
     throw new AppError('bad_request', 'Your current password is not correct.', {
       details: [{ path: 'current_password', message: 'is not correct' }],

@@ -15,9 +15,12 @@ export type SessionEndReason = 'sign_out' | 'password' | 'deactivated' | 'positi
 
 /** The one query every API call makes to know its caller, built for one pool. */
 function prepareActorQuery(db: Database) {
+  // Every column of the user but the password's hash, which stays in the database but where a
+  // password is checked: it never rides along with a call, into a log or an answer by mistake.
+  const { password_hash, ...userColumns } = getTableColumns(users);
   return db
     .select({
-      ...getTableColumns(users),
+      ...userColumns,
       organization_name: organizations.name,
       session_id: sessions.id,
       session_expires_at: sessions.expires_at,

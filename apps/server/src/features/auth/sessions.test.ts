@@ -16,6 +16,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers.ts';
+import { actorFromToken } from './session.ts';
 import { signToken } from './tokens.ts';
 
 // Issue 9: sessions end when they should — the old token gets 401 at once and the user's sockets
@@ -157,6 +158,13 @@ describe('sessions end when they should', () => {
       payload: { email: user.email, password: 'a brand new password' },
     });
     expect(signIn.statusCode).toBe(200);
+  });
+
+  it("reads the caller on every call without the password's hash", async () => {
+    const user = await newUser();
+    const actor = await actorFromToken(t.context, user.token);
+    expect(actor?.id).toBe(user.id);
+    expect(actor).not.toHaveProperty('password_hash');
   });
 
   it('a password reset: 401 at once and the socket is disconnected; the link works once', async () => {

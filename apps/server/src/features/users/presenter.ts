@@ -1,11 +1,11 @@
 import type { UserResponse } from '@imprest/domain/api/users.ts';
 import type { Department, Role, SystemRole } from '@imprest/domain/enums.ts';
 import { iso, isoRequired } from '../../lib/time.ts';
-import type { UserWithOrganization } from './queries.ts';
+import type { UserProfile } from './queries.ts';
 
 /** Builds the API user object; `last_logged_in` only for viewers allowed to see it (spec §6). */
 export function presentUser(
-  row: UserWithOrganization,
+  row: UserProfile,
   options: { showLastLoggedIn: boolean },
 ): UserResponse {
   return {

@@ -6,6 +6,8 @@ import { containsPattern } from '../../db/like.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type UserWithOrganization = UserRow & { organization_name: string };
+/** A user as the app shows them and acts for them: every column but the password's hash. */
+export type UserProfile = Omit<UserWithOrganization, 'password_hash'>;
 
 const columns = { ...getTableColumns(users), organization_name: organizations.name };
 
@@ -25,6 +27,15 @@ export async function findUserById(
 ): Promise<UserWithOrganization | undefined> {
   const [row] = await userByIdQuery(db, id);
   return row;
+}
+
+/** A user's password hash, read where a password is checked (null: the invitation is open). */
+export async function findPasswordHash(db: Executor, id: string): Promise<string | null> {
+  const [row] = await db
+    .select({ hash: users.password_hash })
+    .from(users)
+    .where(and(eq(users.id, id), isNull(users.deleted_at)));
+  return row?.hash ?? null;
 }
 
 /** The same user, its row locked for this transaction (the organisation's row is not). */

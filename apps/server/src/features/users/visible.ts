@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/client.ts';
 import type { Actor } from '../../lib/authenticate.ts';
 import { AppError } from '../../lib/errors.ts';
-import { findUserById, type UserWithOrganization } from './queries.ts';
+import { findUserById, type UserProfile, type UserWithOrganization } from './queries.ts';
 
 export const userNotFound = 'User not found.';
 
@@ -25,6 +25,6 @@ export function userOfOrganization(
   db: Executor,
   actor: Actor,
   userId: string,
-): Promise<UserWithOrganization> {
+): Promise<UserProfile> {
   return userId === actor.id ? Promise.resolve(actor) : visibleUser(db, actor, userId);
 }
