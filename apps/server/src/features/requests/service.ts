@@ -323,7 +323,6 @@ export async function getRequest(
   return presentRequest(view);
 }
 
-/** A user of the caller's organisation, or 404. */
 /**
  * Whose requests a list or download covers: `user` mode is one user's own (theirs, or any user's
  * for an admin); any other mode is admin mode, every request of the organisation.
