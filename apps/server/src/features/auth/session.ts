@@ -1,10 +1,11 @@
 import { isUuid } from '@imprest/domain/api/common.ts';
-import { and, eq, getTableColumns, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { preparedOnce } from '../../db/prepared.ts';
 import { organizations, sessions, users } from '../../db/schema.ts';
 import type { Actor } from '../../lib/authenticate.ts';
+import { userProfileColumns } from '../users/queries.ts';
 import { verifyToken } from './tokens.ts';
 
 /** A session ends at the latest this long after sign-in, however often its token is renewed. */
@@ -15,12 +16,9 @@ export type SessionEndReason = 'sign_out' | 'password' | 'deactivated' | 'positi
 
 /** The one query every API call makes to know its caller, built for one pool. */
 function prepareActorQuery(db: Database) {
-  // Every column of the user but the password's hash, which stays in the database but where a
-  // password is checked: it never rides along with a call, into a log or an answer by mistake.
-  const { password_hash, ...userColumns } = getTableColumns(users);
   return db
     .select({
-      ...userColumns,
+      ...userProfileColumns,
       organization_name: organizations.name,
       session_id: sessions.id,
       session_expires_at: sessions.expires_at,

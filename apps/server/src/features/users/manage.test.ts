@@ -13,6 +13,7 @@ import {
   buildStaffedOrganization,
   type StaffedOrganization,
 } from '../../../test/factories/organizations.ts';
+import { listUsers } from './queries.ts';
 
 let t: TestApp;
 let org: StaffedOrganization;
@@ -70,6 +71,19 @@ describe('GET /users/department/{department}/{role}', () => {
     expect((await call('GET', 'users/department/all/all?per_page=101', org.admin)).statusCode).toBe(
       400,
     );
+  });
+
+  it("reads each user without the password's hash", async () => {
+    const { rows } = await listUsers(t.db, {
+      organizationId: org.organizationId,
+      department: null,
+      role: null,
+      search: undefined,
+      page: 1,
+      perPage: 50,
+    });
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row).not.toHaveProperty('password_hash');
   });
 
   it('shows last_logged_in to the director only', async () => {

@@ -11,6 +11,14 @@ export type UserProfile = Omit<UserWithOrganization, 'password_hash'>;
 
 const columns = { ...getTableColumns(users), organization_name: organizations.name };
 
+const { password_hash, ...profileColumnsOfUser } = getTableColumns(users);
+/**
+ * Every column of a user but the password's hash, which stays in the database but where it is
+ * needed (sign-in, a password change, whether an invitation is open): the caller read on every
+ * call and the users list read these, so the hash never rides along into a log or an answer.
+ */
+export const userProfileColumns = profileColumnsOfUser;
+
 /** The query of an active (not deleted) user by id, with the organisation's name. */
 function userByIdQuery(db: Executor, id: string) {
   return db
@@ -117,12 +125,12 @@ function listConditions(filter: UserListFilter) {
 export async function listUsers(
   db: Executor,
   filter: UserListFilter & { page: number; perPage: number },
-): Promise<{ rows: UserWithOrganization[]; total: number }> {
+): Promise<{ rows: UserProfile[]; total: number }> {
   const where = listConditions(filter);
   const [rows, total] = await pipelined(db, [
     (on) =>
       on
-        .select(columns)
+        .select({ ...userProfileColumns, organization_name: organizations.name })
         .from(users)
         .innerJoin(organizations, eq(organizations.id, users.organization_id))
         .where(where)

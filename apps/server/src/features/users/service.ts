@@ -45,12 +45,13 @@ import {
   takenEmails,
   setFinanceLock,
   updateUser as updateUserRow,
+  type UserProfile,
   type UserWithOrganization,
 } from './queries.ts';
 
 const notFound = () => new AppError('not_found', userNotFound);
 
-function present(actor: Actor, row: UserWithOrganization): UserResponse {
+function present(actor: Actor, row: UserProfile): UserResponse {
   return presentUser(row, { showLastLoggedIn: canSeeLastLoggedIn(actor) });
 }
 
