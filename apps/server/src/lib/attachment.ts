@@ -2,14 +2,9 @@ import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 
 /**
- * A Content-Disposition header naming a download: an ASCII fallback for old clients and the exact
+ * A Content-Disposition header naming a file: an ASCII fallback for old clients and the exact
  * UTF-8 name (RFC 6266), so names such as "Asha Staff requests.xlsx" arrive intact.
  */
-export function attachmentHeader(fileName: string): string {
-  return contentDisposition('attachment', fileName);
-}
-
-/** A Content-Disposition header of either kind, with the same ASCII fallback and UTF-8 name. */
 export function contentDisposition(kind: 'attachment' | 'inline', fileName: string): string {
   const fallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return `${kind}; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
@@ -24,6 +19,6 @@ export type SpreadsheetDownload = { fileName: string; stream: Readable };
 export function sendSpreadsheet(reply: FastifyReply, file: SpreadsheetDownload): FastifyReply {
   return reply
     .header('content-type', xlsxContentType)
-    .header('content-disposition', attachmentHeader(file.fileName))
+    .header('content-disposition', contentDisposition('attachment', file.fileName))
     .send(file.stream);
 }
