@@ -1,6 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
+  apiToken,
+  approveStepThroughApi,
+  attachRetirementThroughApi,
   chooseFromUserMenu,
   createRequest,
   desktop,
@@ -8,12 +11,15 @@ import {
   settle,
   shot,
   signIn,
+  submitRetirementThroughApi,
   axeTags,
 } from './support.ts';
 
 // Issue 13: axe-core on every page of the app at 1280 and 375 px finds no serious or critical
 // violation of WCAG 2.2 A/AA (and axe's best practices). Each page is checked once its data has
-// loaded, so tables, tags and review controls are part of what is checked.
+// loaded, so tables, tags and review controls are part of what is checked. Two rounds at each
+// width: the lists and forms of staff and finance; then the retirement pages, the director's pages
+// and the pages of a forgotten password.
 
 test.use({ timezoneId: 'Africa/Dar_es_Salaam' });
 
@@ -124,6 +130,115 @@ for (const [label, viewport] of [
     await open(page, '/dashboard/settings', 'Settings');
     findings.push(...(await audit(page, 'settings')));
     await shot(page, `accessibility-settings-${label}`);
+
+    test.info().annotations.push({
+      type: `axe findings at ${label} px (all impacts)`,
+      description:
+        findings
+          .map((finding) => `${finding.page}: ${finding.impact} ${finding.rule}`)
+          .join('; ') || 'none',
+    });
+    expect(blocking(findings)).toEqual([]);
+  });
+}
+
+for (const [label, viewport] of [
+  ['1280', desktop],
+  ['375', phone],
+] as const) {
+  test(`the director's pages, a retirement and the signed-out pages at ${label} px: no serious or critical axe violation`, async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(180_000);
+    await page.setViewportSize(viewport);
+    const findings: Finding[] = [];
+    // An approved request of staff's with its retirement attached: the owner's retirement form;
+    // a second one, retired: the reviewer's retirement panel.
+    const retiring = await createRequest(request, {
+      expenditure_justification: 'Travel to the accessibility workshop',
+      amount_requested: 320_000,
+    });
+    const retired = await createRequest(request, {
+      expenditure_justification: 'Printing for the accessibility workshop',
+      amount_requested: 180_000,
+    });
+    for (const id of [retiring, retired]) {
+      for (const email of ['finance@example.com', 'secretary@example.com']) {
+        await approveStepThroughApi(request, email, id);
+      }
+      await attachRetirementThroughApi(request, id);
+    }
+    await submitRetirementThroughApi(request, retired, 150_000);
+    const headers = { Authorization: `Bearer ${await apiToken(request, 'director@example.com')}` };
+    const budget = await request.get('/api/v1/budget/6105', { headers });
+    expect(budget.status(), await budget.text()).toBe(200);
+    const budgetId = ((await budget.json()) as { data: { id: string } }).data.id;
+    const users = await request.get('/api/v1/users/department/all/all', {
+      headers,
+      params: { search: 'staff@example.com' },
+    });
+    expect(users.status(), await users.text()).toBe(200);
+    const staff = ((await users.json()) as { users: { id: string; email: string }[] }).users.find(
+      (user) => user.email === 'staff@example.com',
+    );
+    expect(staff).toBeDefined();
+
+    // Signed out: a forgotten password, a reset link's new password, and the page after it.
+    await page.goto('/reset-password');
+    await expect(page.getByRole('button', { name: /reset/i })).toBeVisible();
+    findings.push(...(await audit(page, 'reset password')));
+    await page.goto('/new-password?token=not-a-real-token&email=staff%40example.com');
+    await expect(page.getByLabel('New Password')).toBeVisible();
+    findings.push(...(await audit(page, 'new password')));
+    await page.goto('/success-auth');
+    await expect(page.getByRole('button', { name: 'Back to Sign In' })).toBeVisible();
+    findings.push(...(await audit(page, 'password changed')));
+
+    // Staff: the retirement form of their approved request.
+    await signIn(page, 'staff@example.com');
+    await open(page, `/dashboard/retirements/${retiring}`, 'Retirement');
+    await expect(page.getByText('Retirement Form')).toBeVisible();
+    findings.push(...(await audit(page, 'retirement form (owner)')));
+    await chooseFromUserMenu(page, 'Log Out');
+    await expect(page).toHaveURL(/\/$/);
+
+    // Finance: the retirement waiting for their review.
+    await signIn(page, 'finance@example.com');
+    await open(page, `/dashboard/retirements/${retired}`, 'Retirement');
+    await expect(page.getByTestId('retirement-review-panel')).toBeVisible();
+    findings.push(...(await audit(page, 'retirement review')));
+    await chooseFromUserMenu(page, 'Log Out');
+    await expect(page).toHaveURL(/\/$/);
+
+    // The director: audit trail, approval matrix and its editor, users, budgets, own profile.
+    await signIn(page, 'director@example.com');
+    await open(page, '/dashboard/audit', 'Audit');
+    await expect(page.getByTestId('audit-page')).toBeVisible();
+    findings.push(...(await audit(page, 'audit trail')));
+    await open(page, '/dashboard/approval-matrix', 'Approval Matrix');
+    findings.push(...(await audit(page, 'approval matrix')));
+    await open(page, '/dashboard/approval-object', 'New Approval Details');
+    findings.push(...(await audit(page, 'approval matrix editor')));
+    await open(page, '/dashboard/new-users', 'New Users');
+    findings.push(...(await audit(page, 'new user (single)')));
+    await page.locator('label.ant-radio-button-wrapper', { hasText: 'Multiple' }).click();
+    await expect(page.getByRole('radio', { name: 'Multiple' })).toBeChecked();
+    findings.push(...(await audit(page, 'new users (multiple)')));
+    await open(page, `/dashboard/view-user/${staff?.id}`, 'View User');
+    await expect(page.getByLabel('Full name')).toBeVisible();
+    findings.push(...(await audit(page, 'view user')));
+    await open(page, '/dashboard/profile', 'My Profile');
+    findings.push(...(await audit(page, 'own profile')));
+    await open(page, '/dashboard/budget/6105', 'Budget - 6105');
+    await expect(page.getByTestId('budget-changelog')).toBeVisible();
+    findings.push(...(await audit(page, 'budget detail')));
+    await open(page, '/dashboard/new-budget', 'New Budget');
+    findings.push(...(await audit(page, 'new budget')));
+    await open(page, `/dashboard/edit-budget/${budgetId}?code=6105`, 'Home');
+    await expect(page.getByTestId('edit-budget-code')).toHaveText('6105');
+    findings.push(...(await audit(page, 'edit budget')));
+    await shot(page, `accessibility-edit-budget-${label}`);
 
     test.info().annotations.push({
       type: `axe findings at ${label} px (all impacts)`,

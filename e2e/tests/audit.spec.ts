@@ -31,6 +31,14 @@ test('the director filters the audit trail and downloads it; a request shows its
   await expect(page.getByTestId('page-title')).toHaveText('Audit');
   const table = page.getByTestId('audit-table');
   await expect(table.getByText('Signed in').first()).toBeVisible();
+  // The filters' card starts where every page's content does, at the content's padding: a gap
+  // above it (an inline box's line height) would set this page apart.
+  const offset = await page.getByTestId('audit-page').evaluate((element) => {
+    const content = element.parentElement as HTMLElement;
+    const padding = Number.parseFloat(getComputedStyle(content).paddingTop);
+    return element.getBoundingClientRect().top - content.getBoundingClientRect().top - padding;
+  });
+  expect(offset).toBe(0);
 
   // The options are a virtual list: typing narrows it to the one wanted.
   await page.getByLabel('Action').fill('Request submitted');
@@ -185,6 +193,12 @@ test('what changed reads in words: amounts grouped by thousands (spec §9), code
   await page.setViewportSize(desktop);
   await signIn(page, 'director@example.com');
   await page.goto('/dashboard/audit');
+  // The seed's budgets were created before the other tests' events: the filter finds them.
+  await page.getByLabel('Action').fill('Budget created');
+  await page
+    .locator('.ant-select-dropdown:visible')
+    .getByTitle('Budget created', { exact: true })
+    .click();
   const created = page
     .getByTestId('audit-table')
     .locator('tbody tr')

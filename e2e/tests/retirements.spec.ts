@@ -3,6 +3,7 @@ import { retirementWarningMessages } from '@imprest/domain/retirements.ts';
 import {
   apiToken,
   approveStepThroughApi,
+  attachRetirementThroughApi,
   choose,
   chooseFromUserMenu,
   createRequest,
@@ -23,6 +24,7 @@ import {
   widePhone,
   shot,
   signIn,
+  submitRetirementThroughApi,
   uploadThroughApi,
 } from './support.ts';
 
@@ -71,37 +73,6 @@ async function approveThroughApi(request: APIRequestContext, id: string): Promis
   return approved.approval_number ?? '';
 }
 
-/** Finance attaches a retirement to an approved request through the API. */
-async function attachThroughApi(request: APIRequestContext, id: string): Promise<void> {
-  const token = await apiToken(request, 'finance@example.com');
-  const response = await request.post('/api/v1/retirement/attach-retirement', {
-    headers: { Authorization: `Bearer ${token}` },
-    data: { id },
-  });
-  expect(response.status(), await response.text()).toBeLessThan(300);
-}
-
-/** The owner submits the retirement of a request through the API. */
-async function submitThroughApi(
-  request: APIRequestContext,
-  id: string,
-  amountSpent: number,
-): Promise<void> {
-  const token = await apiToken(request, 'staff@example.com');
-  const current = await readRequest(request, token, id);
-  const response = await request.post('/api/v1/retirement/user-submit', {
-    headers: { Authorization: `Bearer ${token}` },
-    data: {
-      id: current.current_retirement?.id,
-      amount_spent: amountSpent,
-      amount_currency: 'tzs',
-      comments: 'Receipts kept by the office.',
-      file_paths: [],
-    },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-}
-
 /** A request of staff@example.com, approved and with a pending retirement; its approval number. */
 async function retirementAwaitingOwner(
   request: APIRequestContext,
@@ -109,7 +80,7 @@ async function retirementAwaitingOwner(
 ): Promise<{ id: string; approvalNumber: string }> {
   const id = await createRequest(request, overrides);
   const approvalNumber = await approveThroughApi(request, id);
-  await attachThroughApi(request, id);
+  await attachRetirementThroughApi(request, id);
   return { id, approvalNumber };
 }
 
@@ -336,7 +307,7 @@ test('a rejected retirement is reopened by its owner, edited and submitted again
     mode_of_service: 'catering',
     amount_requested: 800_000,
   });
-  await submitThroughApi(request, id, 800_000);
+  await submitRetirementThroughApi(request, id, 800_000);
 
   const finance = await pageOf(browser, 'finance@example.com');
   await finance.goto(`/dashboard/retirements/${id}`);
@@ -419,7 +390,7 @@ test('the retirements list: search, status filter, staff and admin mode, at 375 
     mode_of_service: 'hotel',
     amount_requested: 432_000,
   });
-  await submitThroughApi(request, hotel.id, 400_000);
+  await submitRetirementThroughApi(request, hotel.id, 400_000);
 
   await page.setViewportSize(desktop);
   await signIn(page, 'staff@example.com');
@@ -758,7 +729,7 @@ test("Home lists the retirements waiting for the reviewer's answer, live, and ea
 
   // Its owner submits it: it arrives on finance's Home, the first step's, without a reload; not on
   // the secretary's, whose step comes next.
-  await submitThroughApi(request, id, amount);
+  await submitRetirementThroughApi(request, id, amount);
   await expectOnLastPage(financeList, tzs, { timeout: 15_000 });
   await expect(secretaryList.getByText(tzs)).toHaveCount(0);
 

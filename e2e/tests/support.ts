@@ -438,6 +438,44 @@ export async function approveStepThroughApi(
   expect(answer.status(), await answer.text()).toBe(200);
 }
 
+/** Finance attaches a retirement to an approved request through the API. */
+export async function attachRetirementThroughApi(
+  request: APIRequestContext,
+  id: string,
+): Promise<void> {
+  const token = await apiToken(request, 'finance@example.com');
+  const response = await request.post('/api/v1/retirement/attach-retirement', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { id },
+  });
+  expect(response.status(), await response.text()).toBeLessThan(300);
+}
+
+/** The owner (staff@example.com) submits the retirement of a request through the API. */
+export async function submitRetirementThroughApi(
+  request: APIRequestContext,
+  id: string,
+  amountSpent: number,
+): Promise<void> {
+  const headers = { Authorization: `Bearer ${await apiToken(request, 'staff@example.com')}` };
+  const read = await request.get(`/api/v1/requests/request/${id}`, { headers });
+  expect(read.status(), await read.text()).toBe(200);
+  const { current_retirement: retirement } = (await read.json()) as {
+    current_retirement: { id: string } | null;
+  };
+  const response = await request.post('/api/v1/retirement/user-submit', {
+    headers,
+    data: {
+      id: retirement?.id,
+      amount_spent: amountSpent,
+      amount_currency: 'tzs',
+      comments: 'Receipts kept by the office.',
+      file_paths: [],
+    },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
 /** A one-page PDF with a correct cross-reference table, so a viewer can open it. */
 export function minimalPdf(): Buffer {
   const objects = [

@@ -24,7 +24,7 @@ const placeholderText = 'rgba(0, 0, 0, 0.55)'; // 4.7:1 where antd's 25 % black 
  * the tag alone (green, gold and orange; success and warning), where a global change would grey
  * the palettes antd derives from them. Under the pointer and while pressed, the brand and error
  * colours darken where antd would lighten them, so a hovered button or link keeps its contrast.
- * The table's empty text and the select's placeholder are real text too.
+ * The table's empty text, the select's placeholder and a description's label are real text too.
  */
 export const theme: ThemeConfig = {
   token: {
@@ -59,5 +59,7 @@ export const theme: ThemeConfig = {
     },
     Typography: { colorSuccess: '#237804', colorWarning: '#874d00' },
     Table: { colorTextDisabled: secondaryText },
+    // antd draws a description's label in its 45 % black (3.3:1 on white).
+    Descriptions: { labelColor: secondaryText },
   },
 };

@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { App, Button, Card, Space, Typography } from 'antd';
+import { App, Button, Card, Flex, Typography } from 'antd';
 import { useState } from 'react';
 import { LoadError } from '../../../components/load-error.tsx';
 import { downloadFailed } from '../../../lib/api-download.ts';
@@ -40,7 +40,7 @@ function AuditTrail() {
   }
 
   return (
-    <Space direction="vertical" size="middle" style={{ width: '100%' }} data-testid="audit-page">
+    <Flex vertical gap="middle" data-testid="audit-page">
       <Card
         size="small"
         title={<Typography.Text strong>Audit trail</Typography.Text>}
@@ -72,6 +72,6 @@ function AuditTrail() {
           Show older
         </Button>
       ) : null}
-    </Space>
+    </Flex>
   );
 }
