@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { catchUpMarginMs } from '@imprest/domain/realtime.ts';
 import {
   approveStepThroughApi,
   createRequest,
@@ -248,4 +249,63 @@ test('a read left hanging through a network drop is sent again once the network 
   await page.waitForTimeout(1_000);
   await context.setOffline(false);
   await expect(page.getByTestId('edit-budget-code')).toHaveText('4001', { timeout: 10_000 });
+});
+
+test('a page that missed nothing does not fetch its data again as its socket joins', async ({
+  page,
+}) => {
+  await page.setViewportSize(desktop);
+  // Home asks Getting started's two questions last, once its code has come (seconds after signing
+  // in on a busy machine): the first load's answers are awaited, so that none of its requests is
+  // counted as the reload's.
+  const firstLoadAsked = Promise.all(
+    ['/api/v1/approval-matrix/vacancies', '/api/v1/budget/codes'].map((path) =>
+      page.waitForResponse((response) => new URL(response.url()).pathname === path),
+    ),
+  );
+  await signIn(page, 'finance@example.com');
+  await firstLoadAsked;
+  // The organisation quiet for longer than the clocks' margin before the page loads: the last
+  // event, if any, came before the page's data (docs/decisions/0030).
+  await page.waitForTimeout(catchUpMarginMs + 1_000);
+  const welcomed = new Promise<void>((resolve) => {
+    const isWelcome = (text: string) => text.includes('"welcome"');
+    page.on('websocket', (socket) =>
+      socket.on('framereceived', ({ payload }) => {
+        if (isWelcome(String(payload))) resolve();
+      }),
+    );
+    page.on('response', (response) => {
+      if (!response.url().includes('/socket.io/')) return;
+      void response.text().then(
+        (text) => {
+          if (isWelcome(text)) resolve();
+        },
+        () => undefined,
+      );
+    });
+  });
+  const asked: string[] = [];
+  page.on('request', (sent) => asked.push(new URL(sent.url()).pathname));
+  await page.reload();
+  await expect(page.getByTestId('recent-requests').locator('table')).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
+  await welcomed;
+  // What the welcome would have set off (the session's check and the lists on screen) starts at
+  // once; a second is room enough for it to show.
+  await page.waitForTimeout(1_000);
+  const api = asked
+    .filter((path) => path.startsWith('/api/v1/'))
+    .map((path) => path.replace(/[0-9a-f-]{36}/, ':id'));
+  // Each once: Home's lists, the session's check, and (for an admin) Getting started's two
+  // questions (docs/decisions/0041).
+  expect(api.sort()).toEqual([
+    '/api/v1/approval-matrix/vacancies',
+    '/api/v1/budget/codes',
+    '/api/v1/requests/finance_officer/pending/:id',
+    '/api/v1/requests/summary/:id',
+    '/api/v1/requests/user/:id',
+    '/api/v1/retirement/pending',
+    '/api/v1/users/validate-token',
+  ]);
 });

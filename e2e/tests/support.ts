@@ -385,6 +385,35 @@ export type RequestBody = {
   file_paths: string[];
 };
 
+/** A user added through the API: what the tests read back. */
+export type CreatedUser = { id: string; email: string; fullname: string };
+
+/** Adds a user with a password through the API as the director (POST users). */
+export async function createUserThroughApi(
+  request: APIRequestContext,
+  user: { fullname: string; email: string; role?: string; password: string },
+): Promise<CreatedUser> {
+  const token = await apiToken(request, 'director@example.com');
+  const response = await request.post('/api/v1/users', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: [
+      {
+        fullname: user.fullname,
+        email: user.email,
+        department: 'engineering',
+        role: user.role ?? 'staff',
+        phone_number: '0712000000',
+        password: user.password,
+      },
+    ],
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  const body = (await response.json()) as { users: CreatedUser[] };
+  const created = body.users[0];
+  if (!created) throw new Error('POST users answered no user');
+  return created;
+}
+
 /** Submits a request through the API (as staff@example.com unless told) and returns its id. */
 export async function createRequest(
   request: APIRequestContext,

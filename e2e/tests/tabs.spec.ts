@@ -1,6 +1,13 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { findMail } from './mailbox.ts';
-import { apiToken, chooseFromUserMenu, demoPassword, desktop, shot, signIn } from './support.ts';
+import {
+  chooseFromUserMenu,
+  createUserThroughApi,
+  demoPassword,
+  desktop,
+  shot,
+  signIn,
+} from './support.ts';
 
 // The browser's tabs share one session: the token and the user in local storage (spec §3, §9).
 // Each tab follows it (apps/web/src/lib/session.tsx): never one user on screen while its calls act
@@ -143,21 +150,11 @@ test("a reset link used in a tab where someone else is signed in leads to the si
   request,
 }) => {
   const email = `audit.reset.${run}@example.org`;
-  const director = await apiToken(request, 'director@example.com');
-  const created = await request.post('/api/v1/users', {
-    headers: { Authorization: `Bearer ${director}` },
-    data: [
-      {
-        fullname: `Audit Reset ${run}`,
-        email,
-        department: 'engineering',
-        role: 'staff',
-        phone_number: '0712000000',
-        password: 'AuditReset#2026a',
-      },
-    ],
+  await createUserThroughApi(request, {
+    fullname: `Audit Reset ${run}`,
+    email,
+    password: 'AuditReset#2026a',
   });
-  expect(created.status(), await created.text()).toBeLessThan(300);
   const asked = await request.post('/api/v1/forgot-password', { data: { email } });
   expect(asked.status()).toBe(200);
   await expect
@@ -198,21 +195,7 @@ test('changing my password in one tab keeps my other tabs of the same browser si
 }) => {
   const email = `audit.pw.${run}.${Math.random().toString(36).slice(2, 8)}@example.org`;
   const password = 'AuditPw#2026a';
-  const director = await apiToken(request, 'director@example.com');
-  const created = await request.post('/api/v1/users', {
-    headers: { Authorization: `Bearer ${director}` },
-    data: [
-      {
-        fullname: `Audit Password ${run}`,
-        email,
-        department: 'engineering',
-        role: 'staff',
-        phone_number: '0712000000',
-        password,
-      },
-    ],
-  });
-  expect(created.status(), await created.text()).toBeLessThan(300);
+  await createUserThroughApi(request, { fullname: `Audit Password ${run}`, email, password });
   const context = await browser.newContext({ viewport: desktop });
   const tabA = await context.newPage();
   await signIn(tabA, email, password);

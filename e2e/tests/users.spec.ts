@@ -1,17 +1,16 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { messages } from '@imprest/domain/messages.ts';
-import { catchUpMarginMs } from '@imprest/domain/realtime.ts';
 import { findMail } from './mailbox.ts';
 import {
   apiToken,
   choose,
   chooseFromUserMenu,
+  createUserThroughApi,
   demoPassword,
   desktop,
   expectNoSidewaysScroll,
   expectUnclipped,
   failCalls,
-  holdRequests,
   phone,
   shot,
   signIn,
@@ -32,8 +31,6 @@ const texts = {
 /** A suffix that keeps this run's e-mail addresses apart from earlier runs'. */
 const run = Date.now().toString(36);
 
-type CreatedUser = { id: string; email: string; fullname: string };
-
 /** Counts the page's calls of an API path ending (e.g. `/api/v1/users`) by one method. */
 function countCalls(page: Page, method: string, pathEnd: string): { count: number } {
   const calls = { count: 0 };
@@ -43,32 +40,6 @@ function countCalls(page: Page, method: string, pathEnd: string): { count: numbe
     }
   });
   return calls;
-}
-
-/** Adds a user with a password through the API as the director (POST users). */
-async function createUserThroughApi(
-  request: APIRequestContext,
-  user: { fullname: string; email: string; role?: string; password: string },
-): Promise<CreatedUser> {
-  const token = await apiToken(request, director);
-  const response = await request.post('/api/v1/users', {
-    headers: { Authorization: `Bearer ${token}` },
-    data: [
-      {
-        fullname: user.fullname,
-        email: user.email,
-        department: 'engineering',
-        role: user.role ?? 'staff',
-        phone_number: '0712000000',
-        password: user.password,
-      },
-    ],
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  const body = (await response.json()) as { users: CreatedUser[] };
-  const created = body.users[0];
-  if (!created) throw new Error('POST users answered no user');
-  return created;
 }
 
 /** 50 users with 2 bad rows: row 17 has an invalid e-mail, row 33 a demo e-mail in other case. */
@@ -493,218 +464,6 @@ test('an admin changes only phone and e-mail; the users list at both widths', as
   await expect(page.getByLabel('Full name')).toBeDisabled();
 });
 
-test('finance restricts a user, who sees the locked banner, then lifts it', async ({
-  browser,
-  page,
-  request,
-}) => {
-  const password = 'Restrict#2026x';
-  const user = await createUserThroughApi(request, {
-    fullname: `Restricted ${run}`,
-    email: `restricted.${run}@example.org`,
-    password,
-  });
-  await page.setViewportSize(desktop);
-  await signIn(page, finance);
-  await page.goto(`/dashboard/view-user/${user.id}`);
-  const panel = page.getByTestId('restrict-panel');
-  await expect(panel).toContainText('Restrict Requests');
-  await panel.getByRole('button', { name: 'Restrict User' }).click();
-  await expect(panel.getByRole('button', { name: 'Unrestrict User' })).toBeVisible();
-  await expect(page.getByTestId('payment-request')).toHaveText('Restricted');
-
-  const context = await browser.newContext({ viewport: desktop });
-  const userPage = await context.newPage();
-  await signIn(userPage, user.email, password);
-  await expect(userPage.getByTestId('locked-banner')).toHaveText(messages.lockedAccount);
-  await userPage.goto('/dashboard/requests');
-  await expect(userPage.getByTestId('page-title')).toHaveText('Requests');
-  await expect(userPage.getByRole('button', { name: 'New Request' })).toHaveCount(0);
-  // Lifted while the page is connected, it is heard live. (A lift before the page connects is
-  // the next test's; this one once failed on CI, slowed, with the lift made as the page loaded.)
-  await expect(userPage.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
-
-  await panel.getByRole('button', { name: 'Unrestrict User' }).click();
-  await expect(panel.getByRole('button', { name: 'Restrict User' })).toBeVisible();
-  await expect(page.getByTestId('payment-request')).toHaveText('Allowed');
-  // The user's open session hears update_user and revalidates: the banner goes.
-  await expect(userPage.getByTestId('locked-banner')).toHaveCount(0);
-  await expect(userPage.getByRole('button', { name: 'New Request' })).toBeVisible();
-  await context.close();
-
-  // Their own account offers no Restrict Requests panel: the server refuses a self-lock.
-  await page.goto('/dashboard/users');
-  await page.getByLabel('Search users').fill(finance);
-  await page.getByTestId('users-table').getByText('Chausiku Finance').click();
-  await expect(page.getByTestId('payment-request')).toHaveText('Allowed');
-  await expect(page.getByTestId('restrict-panel')).toHaveCount(0);
-});
-
-test('a lock lifted before the page is connected still reaches it once it connects', async ({
-  browser,
-  page,
-  request,
-}) => {
-  const password = 'Catchup#2026x';
-  const user = await createUserThroughApi(request, {
-    fullname: `Catching up ${run}`,
-    email: `catching.up.${run}@example.org`,
-    password,
-  });
-  await page.setViewportSize(desktop);
-  await signIn(page, finance);
-  await page.goto(`/dashboard/view-user/${user.id}`);
-  const panel = page.getByTestId('restrict-panel');
-  await panel.getByRole('button', { name: 'Restrict User' }).click();
-  await expect(panel.getByRole('button', { name: 'Unrestrict User' })).toBeVisible();
-
-  // The user's page draws, but its live connection waits: socket.io's code (the lazily loaded
-  // `socket` chunk) is held back until `release()`, as a slow network would, and no service
-  // worker may answer for it.
-  const context = await browser.newContext({ viewport: desktop, serviceWorkers: 'block' });
-  const release = await holdRequests(context, /\/assets\/socket-[^/]+\.js$/);
-  const userPage = await context.newPage();
-  await signIn(userPage, user.email, password);
-  await expect(userPage.getByTestId('locked-banner')).toHaveText(messages.lockedAccount);
-
-  await expect(userPage.getByRole('status', { name: 'Live updates: connecting' })).toBeVisible();
-
-  // Lifted while the page hears nothing: the event reaches nobody, the banner stays.
-  await panel.getByRole('button', { name: 'Unrestrict User' }).click();
-  await expect(page.getByTestId('payment-request')).toHaveText('Allowed');
-  await expect(userPage.getByTestId('locked-banner')).toBeVisible();
-
-  // Once the connection opens, the page catches up on what it missed.
-  release();
-  await expect(userPage.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
-  await expect(userPage.getByTestId('locked-banner')).toHaveCount(0);
-  await context.close();
-});
-
-test('of two checks of the session in flight, the later one is shown, though the earlier renewed the token', async ({
-  browser,
-  request,
-}) => {
-  const password = 'Twochecks#2026x';
-  const user = await createUserThroughApi(request, {
-    fullname: `Two checks ${run}`,
-    email: `two.checks.${run}@example.org`,
-    password,
-  });
-  const financeToken = await apiToken(request, finance);
-  const restrict = async (isLocked: boolean) => {
-    const response = await request.post('/api/v1/users/restrict', {
-      headers: { Authorization: `Bearer ${financeToken}` },
-      data: { user_id: user.id, lock_status: isLocked },
-    });
-    expect(response.status(), await response.text()).toBe(200);
-  };
-  await restrict(true);
-
-  const context = await browser.newContext({ viewport: desktop });
-  const userPage = await context.newPage();
-  await signIn(userPage, user.email, password);
-  await expect(userPage.getByTestId('locked-banner')).toHaveText(messages.lockedAccount);
-  await expect(userPage.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
-  // A second later, the next check's token differs from the one the page holds.
-  await userPage.waitForTimeout(1_100);
-
-  // The first check (asked for by a change to the user) is answered while the lock still holds,
-  // and its answer is held back until the second check (asked for by the lift) is on its way.
-  // Both then arrive in the order they were sent, the earlier renewing the token first.
-  let firstAsked = () => {};
-  const isFirstAsked = new Promise<void>((resolve) => (firstAsked = resolve));
-  let releaseFirst = () => {};
-  const isFirstReleased = new Promise<void>((resolve) => (releaseFirst = resolve));
-  let checks = 0;
-  await userPage.route('**/api/v1/users/validate-token', async (route) => {
-    checks += 1;
-    if (checks === 1) {
-      const answer = await route.fetch();
-      firstAsked();
-      await isFirstReleased;
-      await route.fulfill({ response: answer });
-      return;
-    }
-    releaseFirst();
-    await userPage.waitForTimeout(300);
-    await route.continue();
-  });
-  const directorToken = await apiToken(request, director);
-  const renamed = await request.put('/api/v1/users', {
-    headers: { Authorization: `Bearer ${directorToken}` },
-    data: { user_id: user.id, fullname: `Two checks renamed ${run}` },
-  });
-  expect(renamed.status(), await renamed.text()).toBe(200);
-  await isFirstAsked;
-  await restrict(false);
-  await expect.poll(() => checks).toBe(2);
-
-  // The lift's answer came last and is the one shown: the banner goes.
-  await expect(userPage.getByTestId('locked-banner')).toHaveCount(0);
-  await expect(userPage.getByRole('button', { name: 'New Request' })).toBeVisible();
-  await context.close();
-});
-
-test('a page that missed nothing does not fetch its data again as its socket joins', async ({
-  page,
-}) => {
-  await page.setViewportSize(desktop);
-  // Home asks Getting started's two questions last, once its code has come (seconds after signing
-  // in on a busy machine): the first load's answers are awaited, so that none of its requests is
-  // counted as the reload's.
-  const firstLoadAsked = Promise.all(
-    ['/api/v1/approval-matrix/vacancies', '/api/v1/budget/codes'].map((path) =>
-      page.waitForResponse((response) => new URL(response.url()).pathname === path),
-    ),
-  );
-  await signIn(page, finance);
-  await firstLoadAsked;
-  // The organisation quiet for longer than the clocks' margin before the page loads: the last
-  // event, if any, came before the page's data (docs/decisions/0030).
-  await page.waitForTimeout(catchUpMarginMs + 1_000);
-  const welcomed = new Promise<void>((resolve) => {
-    const isWelcome = (text: string) => text.includes('"welcome"');
-    page.on('websocket', (socket) =>
-      socket.on('framereceived', ({ payload }) => {
-        if (isWelcome(String(payload))) resolve();
-      }),
-    );
-    page.on('response', (response) => {
-      if (!response.url().includes('/socket.io/')) return;
-      void response.text().then(
-        (text) => {
-          if (isWelcome(text)) resolve();
-        },
-        () => undefined,
-      );
-    });
-  });
-  const asked: string[] = [];
-  page.on('request', (sent) => asked.push(new URL(sent.url()).pathname));
-  await page.reload();
-  await expect(page.getByTestId('recent-requests').locator('table')).toBeVisible();
-  await expect(page.getByRole('status', { name: 'Live updates: connected' })).toBeVisible();
-  await welcomed;
-  // What the welcome would have set off (the session's check and the lists on screen) starts at
-  // once; a second is room enough for it to show.
-  await page.waitForTimeout(1_000);
-  const api = asked
-    .filter((path) => path.startsWith('/api/v1/'))
-    .map((path) => path.replace(/[0-9a-f-]{36}/, ':id'));
-  // Each once: Home's lists, the session's check, and (for an admin) Getting started's two
-  // questions (docs/decisions/0041).
-  expect(api.sort()).toEqual([
-    '/api/v1/approval-matrix/vacancies',
-    '/api/v1/budget/codes',
-    '/api/v1/requests/finance_officer/pending/:id',
-    '/api/v1/requests/summary/:id',
-    '/api/v1/requests/user/:id',
-    '/api/v1/retirement/pending',
-    '/api/v1/users/validate-token',
-  ]);
-});
-
 test('my profile changes my phone and my password', async ({ page, request }) => {
   const password = 'Profile#2026x';
   const user = await createUserThroughApi(request, {
@@ -751,29 +510,6 @@ test('my profile changes my phone and my password', async ({ page, request }) =>
 
   await chooseFromUserMenu(page, 'Log Out');
   await signIn(page, user.email, 'Changed#2026x');
-});
-
-test('a session the server ends logs the web out to /', async ({ page, request }) => {
-  const password = 'Ended#2026xx';
-  const user = await createUserThroughApi(request, {
-    fullname: `Ended ${run}`,
-    email: `ended.${run}@example.org`,
-    password,
-  });
-  await page.setViewportSize(desktop);
-  await signIn(page, user.email, password);
-  // Changing the password elsewhere ends every other session (docs/decisions/0010).
-  const token = (
-    (await (
-      await request.post('/api/v1/users/authenticate', { data: { email: user.email, password } })
-    ).json()) as { token: string }
-  ).token;
-  const response = await request.put('/api/v1/users/password', {
-    headers: { Authorization: `Bearer ${token}` },
-    data: { current_password: password, new_password: 'Ended#2026yy' },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  await expect(page).toHaveURL(/\/$/, { timeout: 15_000 });
 });
 
 test('without SMTP, adding a user says the invitation was written to the mail folder, not sent', async ({
