@@ -65,6 +65,17 @@ function blocking(findings: Finding[]): string[] {
     );
 }
 
+/** Lists every finding in the test's report, and fails on the serious and critical ones. */
+function expectNoneBlocking(findings: Finding[], label: string): void {
+  test.info().annotations.push({
+    type: `axe findings at ${label} px (all impacts)`,
+    description:
+      findings.map((finding) => `${finding.page}: ${finding.impact} ${finding.rule}`).join('; ') ||
+      'none',
+  });
+  expect(blocking(findings)).toEqual([]);
+}
+
 for (const [label, viewport] of [
   ['1280', desktop],
   ['375', phone],
@@ -131,21 +142,9 @@ for (const [label, viewport] of [
     findings.push(...(await audit(page, 'settings')));
     await shot(page, `accessibility-settings-${label}`);
 
-    test.info().annotations.push({
-      type: `axe findings at ${label} px (all impacts)`,
-      description:
-        findings
-          .map((finding) => `${finding.page}: ${finding.impact} ${finding.rule}`)
-          .join('; ') || 'none',
-    });
-    expect(blocking(findings)).toEqual([]);
+    expectNoneBlocking(findings, label);
   });
-}
 
-for (const [label, viewport] of [
-  ['1280', desktop],
-  ['375', phone],
-] as const) {
   test(`the director's pages, a retirement and the signed-out pages at ${label} px: no serious or critical axe violation`, async ({
     page,
     request,
@@ -240,14 +239,7 @@ for (const [label, viewport] of [
     findings.push(...(await audit(page, 'edit budget')));
     await shot(page, `accessibility-edit-budget-${label}`);
 
-    test.info().annotations.push({
-      type: `axe findings at ${label} px (all impacts)`,
-      description:
-        findings
-          .map((finding) => `${finding.page}: ${finding.impact} ${finding.rule}`)
-          .join('; ') || 'none',
-    });
-    expect(blocking(findings)).toEqual([]);
+    expectNoneBlocking(findings, label);
   });
 }
 
