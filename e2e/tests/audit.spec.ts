@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test';
 import {
   apiToken,
+  approveStepThroughApi,
+  attachRetirementThroughApi,
   createRequest,
   desktop,
   expectNoSidewaysScroll,
@@ -213,6 +215,43 @@ test('what changed reads in words: amounts grouped by thousands (spec §9), code
   expect(text).toMatch(/(?:^|\n)Currency: [A-Z]{3}(\n|$)/);
   expect(text).toMatch(/(?:^|\n)Status: Active(\n|$)/);
   expect(text).not.toMatch(/\["|\{"/);
+});
+
+test("a retirement's event opens its request's retirement page; a budget's, the budget", async ({
+  page,
+  request,
+}) => {
+  const id = await createRequest(request);
+  for (const email of ['finance@example.com', 'secretary@example.com']) {
+    await approveStepThroughApi(request, email, id);
+  }
+  await attachRetirementThroughApi(request, id);
+
+  await page.setViewportSize(desktop);
+  await signIn(page, 'director@example.com');
+  await page.goto('/dashboard/audit');
+  const table = page.getByTestId('audit-table');
+  const filterAction = async (action: string) => {
+    await page.getByLabel('Action').fill(action);
+    await page.locator('.ant-select-dropdown:visible').getByTitle(action, { exact: true }).click();
+    await expect(table.locator('tbody tr.ant-table-row').first()).toContainText(action);
+  };
+  await filterAction('Retirement requested');
+  const attached = table.locator('tbody tr').filter({ hasText: `Request: ${id}` });
+  await attached.getByTitle('Open this retirement').click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/retirements/${id}$`));
+  await expect(page.getByText('Retirement Form', { exact: true })).toBeVisible();
+
+  await page.goBack();
+  await expect(page).toHaveURL(/\/dashboard\/audit/);
+  await page.getByLabel('Action').clear();
+  await filterAction('Budget created');
+  const budget = table.locator('tbody tr').filter({ hasText: 'Budget created' }).first();
+  const code = /(?:^|\n)Code: (\d+)/.exec(await budget.innerText())?.[1];
+  await budget.getByTitle('Open this budget').click();
+  await expect(page).toHaveURL(/\/dashboard\/budget\/\d+$/);
+  expect(code, 'the budget code in what changed').toBeDefined();
+  await expect(page.getByTestId('page-title')).toHaveText(`Budget - ${code}`);
 });
 
 test.describe('a director whose browser is on London time', () => {

@@ -64,6 +64,11 @@ export const auditEventResponse = z.object({
   action: z.string(),
   object_type: z.string(),
   object_id: z.string().nullable(),
+  /**
+   * What names the object's page when its id does not: a retirement's request id (the retirement
+   * is shown on its request's page), a budget's code; null for other objects and deleted ones.
+   */
+  object_key: z.string().nullable(),
   /** Before → after of the fields that changed: `{field: {from?, to?}}`. */
   changes: z
     .record(z.string(), z.object({ from: z.unknown().optional(), to: z.unknown().optional() }))

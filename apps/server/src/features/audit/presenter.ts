@@ -17,6 +17,7 @@ export function presentAuditEvent(
     action: row.action,
     object_type: row.object_type,
     object_id: row.object_id,
+    object_key: row.page_key,
     changes: (row.changes as AuditEventResponse['changes']) ?? null,
     request_id: options.showsOrigin ? row.request_id : null,
     ip: options.showsOrigin ? row.ip : null,

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { auditEvents, retirements } from '../../db/schema.ts';
+import { auditEvents, budgets, retirements } from '../../db/schema.ts';
 
 /** What a page of the trail is narrowed to; the organisation always. */
 export type AuditFilters = {
@@ -25,7 +25,24 @@ export type AuditFilters = {
 /** Where the previous page ended: its last event's time (to the microsecond, UTC) and id. */
 export type AuditCursor = { at: string; id: number };
 
-export type AuditRow = typeof auditEvents.$inferSelect & { at_text: string };
+export type AuditRow = typeof auditEvents.$inferSelect & {
+  at_text: string;
+  page_key: string | null;
+};
+
+/**
+ * Where an event's object has its page when its own id does not name it: a retirement is shown on
+ * its request's page, a budget on its code's. One lookup by primary key, for those two types only;
+ * null when the object is gone (a deleted budget).
+ */
+const pageKey = sql<string | null>`CASE ${auditEvents.object_type}
+  WHEN 'retirement' THEN (SELECT ${retirements.request_id}::text FROM ${retirements}
+    WHERE ${retirements.id} = ${auditEvents.object_id}::uuid
+      AND ${retirements.organization_id} = ${auditEvents.organization_id})
+  WHEN 'budget' THEN (SELECT ${budgets.code} FROM ${budgets}
+    WHERE ${budgets.id} = ${auditEvents.object_id}::uuid
+      AND ${budgets.organization_id} = ${auditEvents.organization_id})
+END`;
 
 function objectCondition(db: Executor, filters: AuditFilters): SQL | undefined {
   const { objectType, objectId } = filters;
@@ -108,6 +125,7 @@ export async function findAuditEvents(
       changes: auditEvents.changes,
       request_id: auditEvents.request_id,
       ip: auditEvents.ip,
+      page_key: pageKey,
     })
     .from(auditEvents)
     .where(conditions(db, filters, options.after))

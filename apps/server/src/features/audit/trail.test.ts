@@ -602,6 +602,49 @@ describe('GET audit', () => {
     expect(today).toMatch(/^\d{4}/);
   });
 
+  it("names the page of a retirement (its request's) and of a budget (its code), not of a deleted one", async () => {
+    type Page = { events: { object_id: string; object_type: string; object_key: string | null }[] };
+    const page = async (query: string) =>
+      (await call(org.director, 'GET', `audit?${query}`)).json() as Page;
+    const created = JSON.parse(
+      await ok(
+        call(org.finance, 'POST', 'budget', {
+          name: 'Linked budget',
+          amount: 400_000,
+          department: 'all',
+          amount_currency: 'tzs',
+          code: 43,
+          meta_data: ['operating cost', 'stemParkDar'],
+        }),
+        201,
+      ),
+    ) as { data: { id: string; code: string } };
+    const budget = await page(`object_type=budget&object_id=${created.data.id}`);
+    expect(budget.events.map((event) => event.object_key)).toEqual([created.data.code]);
+
+    const request = await approvedRequest(t.app, {
+      owner: org.staff,
+      reviewers: [org.finance, org.secretary],
+      budgetCode: org.budget.code,
+    });
+    const attached = await attachRetirement(t.app, org.finance, { id: request.id });
+    expect(attached.statusCode, attached.body).toBe(201);
+    const retirementId: string = attached.json().current_retirement.id;
+    const retirement = await page(`object_type=retirement&object_id=${retirementId}`);
+    expect(retirement.events.map((event) => event.object_key)).toEqual([request.id]);
+    // The request's own events are named by their id, as a user's are.
+    const requestEvents = await page(`object_type=request&object_id=${request.id}`);
+    expect(requestEvents.events.length).toBeGreaterThan(0);
+    expect(requestEvents.events.every((event) => event.object_key === null)).toBe(true);
+    const signIns = await page(`action=auth.signed_in&per_page=5`);
+    expect(signIns.events.length).toBeGreaterThan(0);
+    expect(signIns.events.every((event) => event.object_key === null)).toBe(true);
+
+    await ok(call(org.finance, 'POST', 'budget/remove', { id: created.data.id }));
+    const deleted = await page(`object_type=budget&object_id=${created.data.id}`);
+    expect(deleted.events.map((event) => event.object_key)).toEqual([null, null]);
+  });
+
   it('refuses bad filters with a 400 that names them', async () => {
     for (const query of [
       'action=budget.stolen',

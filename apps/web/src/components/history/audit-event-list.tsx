@@ -11,11 +11,18 @@ import { formatDateTime } from '../../lib/format.ts';
 import { organisationZone } from '../../lib/organisation-day.ts';
 import { paths } from '../../paths.ts';
 
-/** The page of an event's object where there is one to open: a request's, a user's. */
+/**
+ * The page of an event's object where there is one to open: a request's, a user's, a retirement's
+ * (on its request's page) and a budget's (by its code); the server names the last two's keys.
+ */
 function objectHref(event: AuditEventResponse): string | null {
   if (!event.object_id) return null;
   if (event.object_type === 'request') return paths.dashboard.request.getHref(event.object_id);
   if (event.object_type === 'user') return paths.dashboard.viewUser.getHref(event.object_id);
+  if (!event.object_key) return null;
+  if (event.object_type === 'retirement')
+    return paths.dashboard.retirement.getHref(event.object_key);
+  if (event.object_type === 'budget') return paths.dashboard.budget.getHref(event.object_key);
   return null;
 }
 
