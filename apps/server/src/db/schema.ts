@@ -830,6 +830,15 @@ export const auditEvents = pgTable(
       table.at.desc().nullsFirst(),
       table.id.desc().nullsFirst(),
     ),
+    // A person and an action together: one range, even where the person never did that action
+    // (the actor's index alone walks all of the person's events to find none).
+    index('audit_events_actor_action_idx').on(
+      table.organization_id,
+      table.actor_id,
+      table.action,
+      table.at.desc().nullsFirst(),
+      table.id.desc().nullsFirst(),
+    ),
     index('audit_events_object_idx').on(
       table.organization_id,
       table.object_type,
