@@ -1,14 +1,13 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import {
   apiToken,
-  approveStepThroughApi,
-  attachRetirementThroughApi,
   createRequest,
   desktop,
   expectNoSidewaysScroll,
   expectPickerInside,
   failCalls,
   phone,
+  retirementAwaitingOwner,
   shot,
   signIn,
 } from './support.ts';
@@ -19,6 +18,12 @@ test.use({ timezoneId: 'Africa/Dar_es_Salaam' });
  * Issue 15: the director's Audit page lists who did what, when and from where, filtered, newest
  * first; each request shows its own history to whoever may open it.
  */
+/** Narrows the trail to one action, typed into the Action filter and picked from its list. */
+async function filterByAction(page: Page, action: string): Promise<void> {
+  await page.getByLabel('Action').fill(action);
+  await page.locator('.ant-select-dropdown:visible').getByTitle(action, { exact: true }).click();
+}
+
 test('the director filters the audit trail and downloads it; a request shows its history', async ({
   page,
   request,
@@ -43,11 +48,7 @@ test('the director filters the audit trail and downloads it; a request shows its
   expect(offset).toBe(0);
 
   // The options are a virtual list: typing narrows it to the one wanted.
-  await page.getByLabel('Action').fill('Request submitted');
-  await page
-    .locator('.ant-select-dropdown:visible')
-    .getByTitle('Request submitted', { exact: true })
-    .click();
+  await filterByAction(page, 'Request submitted');
   await expect(table.getByText('Request submitted').first()).toBeVisible();
   await expect(table.getByText('Signed in')).toHaveCount(0);
   // What changed reads as the request's own page: its labels (a procurement's supplier), its
@@ -196,11 +197,7 @@ test('what changed reads in words: amounts grouped by thousands (spec §9), code
   await signIn(page, 'director@example.com');
   await page.goto('/dashboard/audit');
   // The seed's budgets were created before the other tests' events: the filter finds them.
-  await page.getByLabel('Action').fill('Budget created');
-  await page
-    .locator('.ant-select-dropdown:visible')
-    .getByTitle('Budget created', { exact: true })
-    .click();
+  await filterByAction(page, 'Budget created');
   const created = page
     .getByTestId('audit-table')
     .locator('tbody tr')
@@ -221,19 +218,14 @@ test("a retirement's event opens its request's retirement page; a budget's, the 
   page,
   request,
 }) => {
-  const id = await createRequest(request);
-  for (const email of ['finance@example.com', 'secretary@example.com']) {
-    await approveStepThroughApi(request, email, id);
-  }
-  await attachRetirementThroughApi(request, id);
+  const { id } = await retirementAwaitingOwner(request);
 
   await page.setViewportSize(desktop);
   await signIn(page, 'director@example.com');
   await page.goto('/dashboard/audit');
   const table = page.getByTestId('audit-table');
   const filterAction = async (action: string) => {
-    await page.getByLabel('Action').fill(action);
-    await page.locator('.ant-select-dropdown:visible').getByTitle(action, { exact: true }).click();
+    await filterByAction(page, action);
     await expect(table.locator('tbody tr.ant-table-row').first()).toContainText(action);
   };
   await filterAction('Retirement requested');

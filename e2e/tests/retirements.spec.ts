@@ -2,8 +2,7 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from '@
 import { retirementWarningMessages } from '@imprest/domain/retirements.ts';
 import {
   apiToken,
-  approveStepThroughApi,
-  attachRetirementThroughApi,
+  approveThroughApi,
   choose,
   chooseFromUserMenu,
   createRequest,
@@ -20,6 +19,7 @@ import {
   minimalPdf,
   onePixelPng,
   pageOf,
+  retirementAwaitingOwner,
   phone,
   widePhone,
   shot,
@@ -61,27 +61,6 @@ async function readRequest(
   });
   expect(response.status(), await response.text()).toBe(200);
   return (await response.json()) as ApiRequestView;
-}
-
-/** Finance, then the secretary, approve a request through the API; returns its approval number. */
-async function approveThroughApi(request: APIRequestContext, id: string): Promise<string> {
-  for (const email of ['finance@example.com', 'secretary@example.com']) {
-    await approveStepThroughApi(request, email, id);
-  }
-  const approved = await readRequest(request, await apiToken(request, 'staff@example.com'), id);
-  expect(approved.approval_number).toBeTruthy();
-  return approved.approval_number ?? '';
-}
-
-/** A request of staff@example.com, approved and with a pending retirement; its approval number. */
-async function retirementAwaitingOwner(
-  request: APIRequestContext,
-  overrides: Parameters<typeof createRequest>[1],
-): Promise<{ id: string; approvalNumber: string }> {
-  const id = await createRequest(request, overrides);
-  const approvalNumber = await approveThroughApi(request, id);
-  await attachRetirementThroughApi(request, id);
-  return { id, approvalNumber };
 }
 
 /** The Remaining Balance panel of a budget, as a number. */

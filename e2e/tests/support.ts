@@ -468,16 +468,39 @@ export async function approveStepThroughApi(
 }
 
 /** Finance attaches a retirement to an approved request through the API. */
-export async function attachRetirementThroughApi(
-  request: APIRequestContext,
-  id: string,
-): Promise<void> {
+async function attachRetirementThroughApi(request: APIRequestContext, id: string): Promise<void> {
   const token = await apiToken(request, 'finance@example.com');
   const response = await request.post('/api/v1/retirement/attach-retirement', {
     headers: { Authorization: `Bearer ${token}` },
     data: { id },
   });
   expect(response.status(), await response.text()).toBeLessThan(300);
+}
+
+/** Finance, then the secretary, approve a request through the API; returns its approval number. */
+export async function approveThroughApi(request: APIRequestContext, id: string): Promise<string> {
+  for (const email of ['finance@example.com', 'secretary@example.com']) {
+    await approveStepThroughApi(request, email, id);
+  }
+  const headers = { Authorization: `Bearer ${await apiToken(request, 'staff@example.com')}` };
+  const read = await request.get(`/api/v1/requests/request/${id}`, { headers });
+  expect(read.status(), await read.text()).toBe(200);
+  const { approval_number: approvalNumber } = (await read.json()) as {
+    approval_number: string | null;
+  };
+  expect(approvalNumber).toBeTruthy();
+  return approvalNumber ?? '';
+}
+
+/** A request of staff@example.com, approved and with a pending retirement; its approval number. */
+export async function retirementAwaitingOwner(
+  request: APIRequestContext,
+  overrides: Partial<RequestBody> = {},
+): Promise<{ id: string; approvalNumber: string }> {
+  const id = await createRequest(request, overrides);
+  const approvalNumber = await approveThroughApi(request, id);
+  await attachRetirementThroughApi(request, id);
+  return { id, approvalNumber };
 }
 
 /** The owner (staff@example.com) submits the retirement of a request through the API. */
